@@ -1,0 +1,55 @@
+// swift-tools-version:6.0
+// The target list is the architecture: C shims at the bottom, each imported by exactly one
+// wrapper module; a pure model core; the store, the bus and the clipboard as separate
+// modules; the daemon library that wires them; executables that only start things.
+import PackageDescription
+
+let package = Package(
+    name: "cliptab",
+    products: [
+        .executable(name: "cliptabd", targets: ["cliptabd"]),
+        .executable(name: "cliptab", targets: ["cliptab"]),
+        .executable(name: "cliptab-bench", targets: ["cliptab-bench"]),
+    ],
+    targets: [
+        // C libraries of the system, through pkg-config.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // GNU/Linux calls that Swift's Glibc module does not export.
+        .target(name: "CPosix"),
+
+        // Wrappers: the only importers of their C module.
+        .target(name: "Posix", dependencies: ["CPosix"]),
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "X11Selection", dependencies: ["CX11"]),
+
+        // The model: no C, no I/O.
+        .target(name: "CliptabCore"),
+        // Durable storage of the model in SQLite.
+        .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
+        // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
+        .target(
+            name: "CliptabDaemon",
+            dependencies: ["CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix"]
+        ),
+
+        .executableTarget(name: "cliptabd", dependencies: ["CliptabDaemon"]),
+        // The CLI links libdbus only: no X11, no SQLite, no Foundation.
+        .executableTarget(name: "cliptab", dependencies: ["DBus", "CliptabCore"]),
+        .executableTarget(name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "Posix"]),
+
+        // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
+        .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
+
+        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabCore"]),
+        .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
+        .testTarget(name: "CliptabDaemonTests", dependencies: ["CliptabDaemon", "TestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
+        ),
+    ]
+)

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+
+/// A failed system call: which call, and the `errno` it left.
+public struct SystemCallError: Error, Equatable, CustomStringConvertible {
+    /// The name of the call that failed, e.g. `posix_spawn`.
+    public let call: String
+    /// The `errno` value.
+    public let code: Int32
+
+    /// Makes an error for `call` with `errno` code `code`.
+    public init(_ call: String, code: Int32) {
+        self.call = call
+        self.code = code
+    }
+
+    /// Makes an error for `call` from the current `errno`.
+    public static func current(_ call: String) -> SystemCallError {
+        SystemCallError(call, code: errno)
+    }
+
+    /// "call: strerror(code)".
+    public var description: String {
+        "\(call): \(String(cString: strerror(code)))"
+    }
+}
+
+/// Runs `body` until it does not fail with `EINTR`; throws for any other -1 result.
+@discardableResult
+func retryingInterrupts<T: BinaryInteger>(_ call: String, _ body: () -> T) throws -> T {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        if errno == EINTR { continue }
+        throw SystemCallError.current(call)
+    }
+}

@@ -1,0 +1,1 @@
+print("cliptab-bench: not written yet")

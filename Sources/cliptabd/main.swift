@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+print("cliptabd: not ready yet")
