@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: MIT
+import CSQLite3
+import CliptabCore
+import Glibc
+
+/// How hard a commit presses the change to disk.
+public enum Durability: String, Sendable {
+    /// `synchronous=FULL`: a commit survives power loss (the default).
+    case full
+    /// `synchronous=NORMAL`: in WAL mode a commit survives a crash of cliptabd, but the last
+    /// commits may be lost on power loss. For users who choose speed.
+    case normal
+}
+
+/// The cliptab store: an SQLite database in WAL mode, one transaction per change.
+public final class SQLiteStore: Persistence {
+    /// The schema version this build writes.
+    public static let schemaVersion: Int64 = 1
+    /// `PRAGMA application_id` of a cliptab store: "CTab".
+    public static let applicationID: Int64 = 0x4354_6162
+    /// The store file's name inside the data directory.
+    public static let fileName = "cliptab.db"
+
+    /// The store file's path.
+    public let path: String
+    private let database: SQLiteDatabase
+
+    private init(path: String, database: SQLiteDatabase) {
+        self.path = path
+        self.database = database
+    }
+
+    /// The data directory: `$XDG_DATA_HOME/cliptab`, or `~/.local/share/cliptab`.
+    public static func defaultDirectory() throws -> String {
+        if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/cliptab" }
+        guard let home = environment("HOME"), !home.isEmpty else {
+            throw CliptabError(.storageFailure, "neither XDG_DATA_HOME nor HOME is set: no place for the store")
+        }
+        return home + "/.local/share/cliptab"
+    }
+
+    /// Opens the store in `directory` (made 0700 if missing), creating a new store file
+    /// (0600) if there is none, and loads every table. A file that is not a cliptab store,
+    /// one of a newer schema, or one that fails the integrity check is refused and left as
+    /// it is.
+    public static func open(directory: String, durability: Durability = .full) throws -> (SQLiteStore, Catalog) {
+        try makeDirectory(directory)
+        let path = directory + "/" + fileName
+        let isNew = fileSize(path).map { $0 == 0 } ?? true
+        if isNew {
+            // Create the file with owner-only permissions before SQLite does; the WAL and
+            // shared-memory files copy the main file's mode.
+            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if fd < 0 { throw storageError("cannot create the store file \(path)", errno) }
+            close(fd)
+        }
+        chmod(path, 0o600)
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase.open(path: path, create: false)
+        } catch {
+            throw CliptabError(.storageFailure, "\(error)")
+        }
+        let store = SQLiteStore(path: path, database: database)
+        try store.check(isNew: isNew)
+        try store.configure(durability)
+        let version = try store.version()
+        if isNew || version == 0 { try store.createSchema() }
+        return (store, try store.load())
+    }
+
+    /// Wraps an SQLite error as a storage failure naming the store file.
+    private func failure(_ error: Error, _ doing: String) -> CliptabError {
+        CliptabError(.storageFailure, "\(doing) in \(path) failed: \(error)")
+    }
+
+    private func version() throws -> Int64 {
+        do { return try database.integer("PRAGMA user_version") ?? 0 } catch { throw failure(error, "reading the schema version") }
+    }
+
+    /// Refuses files that are not cliptab stores, newer schemas and damaged files, before
+    /// anything is written to them.
+    private func check(isNew: Bool) throws {
+        if isNew { return }
+        let application: Int64
+        let version: Int64
+        do {
+            application = try database.integer("PRAGMA application_id") ?? 0
+            version = try database.integer("PRAGMA user_version") ?? 0
+        } catch let error as SQLiteError where error.isNotADatabase {
+            throw CliptabError(
+                .storageFailure,
+                "\(path) is not a cliptab store (not an SQLite database); it was left untouched — move it away to start a new store"
+            )
+        } catch {
+            throw failure(error, "reading the store header")
+        }
+        if application != Self.applicationID {
+            let objects = (try? database.integer("SELECT count(*) FROM sqlite_master")) ?? 0
+            if application != 0 || objects > 0 {
+                throw CliptabError(
+                    .storageFailure,
+                    "\(path) is an SQLite database of another program (application id \(application)), not a cliptab store; it was left untouched"
+                )
+            }
+        }
+        if version > Self.schemaVersion {
+            throw CliptabError(
+                .storageFailure,
+                "\(path) has schema version \(version), newer than this cliptabd understands (\(Self.schemaVersion)); upgrade cliptab, or move the file away"
+            )
+        }
+        let verdict: String
+        do {
+            verdict = try database.text("PRAGMA quick_check") ?? "no answer"
+        } catch {
+            throw CliptabError(.storageFailure, "\(path) is damaged and cannot be checked: \(error); it was left untouched")
+        }
+        if verdict != "ok" {
+            throw CliptabError(.storageFailure, "\(path) failed its integrity check (\(verdict)); it was left untouched")
+        }
+    }
+
+    private func configure(_ durability: Durability) throws {
+        do {
+            let mode = try database.text("PRAGMA journal_mode=WAL")
+            if mode != "wal" {
+                throw CliptabError(.storageFailure, "\(path): the store needs WAL mode, SQLite answered \(mode ?? "nothing")")
+            }
+            try database.execute(
+                "PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL"); PRAGMA busy_timeout=2000")
+        } catch let error as CliptabError {
+            throw error
+        } catch {
+            throw failure(error, "configuring the store")
+        }
+    }
+
+    /// Schema version 1. Rows are clustered by (section, key, id), so that loading reads
+    /// them in order and every write addresses a row by the place the model already knows.
+    private func createSchema() throws {
+        do {
+            try database.execute(
+                """
+                BEGIN IMMEDIATE;
+                CREATE TABLE IF NOT EXISTS tables(
+                    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, revision INTEGER NOT NULL,
+                    actions INTEGER NOT NULL, secret INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS sections(
+                    id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, key INTEGER NOT NULL,
+                    header TEXT NOT NULL, footer TEXT NOT NULL);
+                CREATE INDEX IF NOT EXISTS sections_by_table ON sections(table_id, key);
+                CREATE TABLE IF NOT EXISTS rows(
+                    section_id INTEGER NOT NULL, key INTEGER NOT NULL, id INTEGER NOT NULL,
+                    text TEXT NOT NULL, PRIMARY KEY(section_id, key, id)) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS counters(
+                    one INTEGER PRIMARY KEY CHECK (one = 1), next_row INTEGER NOT NULL,
+                    next_section INTEGER NOT NULL, next_table INTEGER NOT NULL);
+                INSERT OR IGNORE INTO counters VALUES (1, 1, 1, 1);
+                PRAGMA application_id = \(Self.applicationID);
+                PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw failure(error, "creating the schema")
+        }
+    }
+
+    /// Reads every table, section and row into a catalog.
+    private func load() throws -> Catalog {
+        do {
+            let counterQuery = try database.statement("SELECT next_row, next_section, next_table FROM counters")
+            var counters = Counters()
+            if try counterQuery.step() {
+                counters = Counters(
+                    nextRowID: UInt64(counterQuery.int64(0)), nextSectionID: UInt64(counterQuery.int64(1)),
+                    nextTableID: UInt64(counterQuery.int64(2)))
+            }
+            counterQuery.reset()
+
+            var tables: [UInt64: Table] = [:]
+            let tableQuery = try database.statement("SELECT id, name, revision, actions, secret FROM tables")
+            while try tableQuery.step() {
+                let record = TableRecord(
+                    id: UInt64(tableQuery.int64(0)), name: tableQuery.text(1),
+                    revision: UInt64(bitPattern: tableQuery.int64(2)),
+                    allowedActions: ActionSet(rawValue: UInt8(truncatingIfNeeded: tableQuery.int64(3))),
+                    isSecret: tableQuery.int64(4) != 0)
+                tables[record.id] = Table(record: record)
+            }
+            tableQuery.reset()
+
+            var sectionPlaces: [UInt64: (table: UInt64, index: Int)] = [:]
+            let sectionQuery = try database.statement(
+                "SELECT id, table_id, key, header, footer FROM sections ORDER BY table_id, key")
+            while try sectionQuery.step() {
+                let tableID = UInt64(sectionQuery.int64(1))
+                guard tables[tableID] != nil else { continue }
+                let section = Section(
+                    id: UInt64(sectionQuery.int64(0)), key: sectionQuery.int64(2), header: sectionQuery.text(3),
+                    footer: sectionQuery.text(4))
+                sectionPlaces[section.id] = (tableID, tables[tableID]!.sections.count)
+                tables[tableID]!.sections.append(section)
+            }
+            sectionQuery.reset()
+
+            // Rows come clustered by section and key: collect one section's rows, then
+            // hand them over, so the catalog is not looked up per row.
+            let rowQuery = try database.statement("SELECT section_id, key, id, text FROM rows")
+            var currentSection: UInt64 = 0
+            var pending = RowList()
+            func flush() {
+                if let place = sectionPlaces[currentSection], !pending.isEmpty {
+                    tables[place.table]!.sections[place.index].rows = pending
+                }
+                pending = RowList()
+            }
+            while try rowQuery.step() {
+                let sectionID = UInt64(rowQuery.int64(0))
+                if sectionID != currentSection {
+                    flush()
+                    currentSection = sectionID
+                }
+                pending.append(
+                    Row(id: UInt64(rowQuery.int64(2)), key: rowQuery.int64(1), text: rowQuery.text(3)))
+            }
+            flush()
+            rowQuery.reset()
+            return Catalog(tables: Array(tables.values), counters: counters)
+        } catch {
+            throw failure(error, "loading the store")
+        }
+    }
+
+    /// Makes the next `count` commits fail inside SQLite (a real rolled-back COMMIT).
+    public func injectCommitFailures(_ count: Int) {
+        database.injectCommitFailures(count)
+    }
+
+    /// Writes `writes` in one transaction; on any failure rolls back and throws
+    /// `StorageFailure`, leaving the file as it was.
+    public func commit(_ writes: [StoreWrite]) throws {
+        do {
+            try database.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw failure(error, "starting a transaction")
+        }
+        do {
+            for write in writes { try perform(write) }
+            try database.execute("COMMIT")
+        } catch {
+            try? database.execute("ROLLBACK")
+            throw failure(error, "saving the change")
+        }
+    }
+
+    private func run(_ sql: String, _ values: [SQLiteValue]) throws {
+        try database.statement(sql).run(values)
+    }
+
+    private func perform(_ write: StoreWrite) throws {
+        func id(_ value: UInt64) -> SQLiteValue { .integer(Int64(bitPattern: value)) }
+        switch write {
+        case .createTable(let record), .updateTable(let record):
+            try run(
+                "INSERT OR REPLACE INTO tables(id, name, revision, actions, secret) VALUES (?, ?, ?, ?, ?)",
+                [
+                    id(record.id), .text(record.name), id(record.revision), .integer(Int64(record.allowedActions.rawValue)),
+                    .integer(record.isSecret ? 1 : 0),
+                ])
+        case .dropTable(let tableID):
+            try run("DELETE FROM rows WHERE section_id IN (SELECT id FROM sections WHERE table_id = ?)", [id(tableID)])
+            try run("DELETE FROM sections WHERE table_id = ?", [id(tableID)])
+            try run("DELETE FROM tables WHERE id = ?", [id(tableID)])
+        case .insertSection(let tableID, let sectionID, let key, let header, let footer):
+            try run(
+                "INSERT INTO sections(id, table_id, key, header, footer) VALUES (?, ?, ?, ?, ?)",
+                [id(sectionID), id(tableID), .integer(key), .text(header), .text(footer)])
+        case .setTitles(_, let sectionID, let header, let footer):
+            try run("UPDATE sections SET header = ?, footer = ? WHERE id = ?", [.text(header), .text(footer), id(sectionID)])
+        case .rekeySection(_, let sectionID, let key):
+            try run("UPDATE sections SET key = ? WHERE id = ?", [.integer(key), id(sectionID)])
+        case .deleteSections(_, let sectionIDs):
+            for sectionID in sectionIDs {
+                try run("DELETE FROM rows WHERE section_id = ?", [id(sectionID)])
+                try run("DELETE FROM sections WHERE id = ?", [id(sectionID)])
+            }
+        case .insertRow(_, let sectionID, let row):
+            try run(
+                "INSERT INTO rows(section_id, key, id, text) VALUES (?, ?, ?, ?)",
+                [id(sectionID), .integer(row.key), id(row.id), .text(row.text)])
+        case .setText(_, let sectionID, let rowID, let key, let text):
+            try run(
+                "UPDATE rows SET text = ? WHERE section_id = ? AND key = ? AND id = ?",
+                [.text(text), id(sectionID), .integer(key), id(rowID)])
+        case .moveRow(_, let fromSection, let oldKey, let rowID, let toSection, let key):
+            try run(
+                "UPDATE rows SET section_id = ?, key = ? WHERE section_id = ? AND key = ? AND id = ?",
+                [id(toSection), .integer(key), id(fromSection), .integer(oldKey), id(rowID)])
+        case .deleteRows(_, let sectionID, let rowIDs, let keys):
+            for (rowID, key) in zip(rowIDs, keys) {
+                try run(
+                    "DELETE FROM rows WHERE section_id = ? AND key = ? AND id = ?",
+                    [id(sectionID), .integer(key), id(rowID)])
+            }
+        case .setCounters(let counters):
+            try run(
+                "UPDATE counters SET next_row = ?, next_section = ?, next_table = ?",
+                [id(counters.nextRowID), id(counters.nextSectionID), id(counters.nextTableID)])
+        }
+    }
+}
+
+/// The value of environment variable `name`, if set.
+private func environment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+/// The size of the file at `path`, or nil when there is none.
+private func fileSize(_ path: String) -> Int? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : nil
+}
+
+/// A storage failure for a failed system call.
+private func storageError(_ what: String, _ code: Int32) -> CliptabError {
+    CliptabError(.storageFailure, "\(what): \(String(cString: strerror(code)))")
+}
+
+/// Makes `directory` and its missing parents; the last one gets mode 0700.
+private func makeDirectory(_ directory: String) throws {
+    var path = ""
+    for component in directory.split(separator: "/") {
+        path += "/" + component
+        if mkdir(path, path == directory ? 0o700 : 0o755) != 0 && errno != EEXIST {
+            throw storageError("cannot create the data directory \(path)", errno)
+        }
+    }
+    var info = stat()
+    guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        throw CliptabError(.storageFailure, "the data directory \(directory) is not a directory")
+    }
+    if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+}
