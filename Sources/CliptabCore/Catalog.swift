@@ -83,9 +83,10 @@ public struct Counters: Equatable, Sendable {
     }
 }
 
-/// One primitive change of the stored state. A call is planned as a list of these; the
-/// store applies the list in one transaction and, only once that has committed, the
-/// in-memory catalog applies the very same list, so memory and disk cannot disagree.
+/// One primitive change of the stored state.
+///
+/// A call is planned as a list of these; the store applies the list in one transaction and, only once that
+/// has committed, the in-memory catalog applies the very same list, so memory and disk cannot disagree.
 public enum StoreWrite: Equatable, Sendable {
     /// A new table, without sections.
     case createTable(TableRecord)
@@ -106,7 +107,8 @@ public enum StoreWrite: Equatable, Sendable {
     /// New text of a row.
     case setText(tableID: UInt64, sectionID: UInt64, rowID: UInt64, key: Int64, text: String)
     /// A row's new section and key (moves it, or re-spaces it in place).
-    case moveRow(tableID: UInt64, fromSectionID: UInt64, oldKey: Int64, rowID: UInt64, toSectionID: UInt64, key: Int64)
+    case moveRow(
+        tableID: UInt64, fromSectionID: UInt64, oldKey: Int64, rowID: UInt64, toSectionID: UInt64, key: Int64)
     /// Remove rows of one section; `keys` are theirs, in any order.
     case deleteRows(tableID: UInt64, sectionID: UInt64, rowIDs: [UInt64], keys: [Int64])
     /// The new id counters.

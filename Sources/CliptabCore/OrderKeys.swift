@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 
 /// Sparse order keys: each row (and section) stores a key, and the list is sorted by it.
-/// Inserting between two keys takes their midpoint, so one insert or move writes one row;
-/// only when a gap is used up are a few neighbours re-spaced, never the whole list.
+///
+/// Inserting between two keys takes their midpoint, so one insert or move writes one row; only when a gap is
+/// used up are a few neighbours re-spaced, never the whole list.
 public enum OrderKeys {
     /// The distance between keys given to appended elements and to re-spaced ones.
     public static let spacing: Int64 = 1 << 24

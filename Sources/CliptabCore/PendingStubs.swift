@@ -107,15 +107,21 @@ public enum ExchangeCodec {
     public static func encode(_ table: ExchangeTable, as format: ExchangeFormat) throws -> String {
         var out = ""
         for (index, section) in table.sections.enumerated() {
-            if index > 0 || !section.header.isEmpty { out += section.header.isEmpty ? "##\n" : "## \(section.header)\n" }
+            if index > 0 || !section.header.isEmpty {
+                out += section.header.isEmpty ? "##\n" : "## \(section.header)\n"
+            }
             for row in section.rows { out += row.text + "\n" }
         }
         return out
     }
     /// Decodes (stand-in: lines).
-    public static func decode(_ data: String, as format: ExchangeFormat, tableName: String) throws -> ExchangeTable {
+    public static func decode(_ data: String, as format: ExchangeFormat, tableName: String) throws
+        -> ExchangeTable
+    {
         var sections: [ExchangeSection] = []
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false).dropLast(data.hasSuffix("\n") ? 1 : 0) {
+        for line in data.split(separator: "\n", omittingEmptySubsequences: false).dropLast(
+            data.hasSuffix("\n") ? 1 : 0)
+        {
             if line.hasPrefix("##") {
                 let header = line.dropFirst(2).drop { $0 == " " }
                 sections.append(ExchangeSection(header: String(header), footer: "", rows: []))

@@ -143,8 +143,10 @@ public struct RowList: Sendable, Equatable, Sequence {
         return count
     }
 
-    /// The index of the row with `key` and `id`, if there is one. Keys may repeat for a
-    /// moment while a batch of writes re-spaces neighbours, hence the scan over equal keys.
+    /// The index of the row with `key` and `id`, if there is one.
+    ///
+    /// Keys may repeat for a moment while a batch of writes re-spaces neighbours, hence the scan over equal
+    /// keys.
     public func index(ofKey key: Int64, id: UInt64) -> Int? {
         var index = insertionIndex(forKey: key)
         while index < count {

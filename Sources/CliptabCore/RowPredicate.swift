@@ -23,7 +23,9 @@ public struct RowPredicate: Sendable {
     private let test: Test
 
     /// The operator names, as the contract lists them.
-    public static let operators = ["equals", "contains", "prefix", "suffix", "matches", ">", ">=", "<", "<=", "==", "!="]
+    public static let operators = [
+        "equals", "contains", "prefix", "suffix", "matches", ">", ">=", "<", "<=", "==", "!=",
+    ]
 
     /// Parses `op` with its `operand`; an unknown operator, a bad pattern or a numeric
     /// operator with a non-numeric operand is `InvalidArgument`.
@@ -49,8 +51,10 @@ public struct RowPredicate: Sendable {
         }
     }
 
-    /// True when `text` satisfies the condition. Text comparisons are byte-exact on UTF-8
-    /// (no Unicode normalisation), so "equals" means the very same bytes.
+    /// True when `text` satisfies the condition.
+    ///
+    /// Text comparisons are byte-exact on UTF-8 (no Unicode normalisation), so "equals" means the very same
+    /// bytes.
     public func matches(_ text: String, budget: inout MatchBudget) throws -> Bool {
         switch test {
         case .equals(let operand): return text.utf8.elementsEqual(operand)

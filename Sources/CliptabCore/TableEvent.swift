@@ -22,9 +22,10 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { "\(section):\(row)" }
 }
 
-/// A committed change, as the contract's signals describe it. Applying the events in order
-/// to a copy of the table's structure gives the table's new structure (UIKit's batch-update
-/// contract). No event carries cell text.
+/// A committed change, as the contract's signals describe it.
+///
+/// Applying the events in order to a copy of the table's structure gives the table's new structure (UIKit's
+/// batch-update contract). No event carries cell text.
 public enum TableEvent: Equatable, Sendable {
     /// A table was created.
     case tableAdded(String)
@@ -50,8 +51,9 @@ public enum TableEvent: Equatable, Sendable {
     case rowsChanged(table: String, revision: UInt64, paths: [IndexPath])
 }
 
-/// Where committed changes are made durable. The store implements it; tests use
-/// `MemoryPersistence`.
+/// Where committed changes are made durable.
+///
+/// The store implements it; tests use `MemoryPersistence`.
 public protocol Persistence: AnyObject {
     /// Makes `writes` durable as one transaction, or throws `StorageFailure` having changed
     /// nothing.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 
-/// The operations of the contract over the catalog: every read, and every change planned as
-/// writes, made durable by the persistence, and only then applied in memory and announced.
+/// The operations of the contract over the catalog: every read, and every change planned as writes, made
+/// durable by the persistence, and only then applied in memory and announced.
+///
 /// A call that throws has changed nothing, in memory or on disk.
 public final class TableService {
     /// The tables as committed.
@@ -21,8 +22,9 @@ public final class TableService {
 
     // MARK: - Committing
 
-    /// Makes `writes` durable, applies them, then announces `events`. Storage errors keep
-    /// their kind; anything else a persistence throws is a storage failure.
+    /// Makes `writes` durable, applies them, then announces `events`.
+    ///
+    /// Storage errors keep their kind; anything else a persistence throws is a storage failure.
     private func commit(_ writes: [StoreWrite], _ events: [TableEvent]) throws {
         do {
             try persistence.commit(writes)
@@ -193,7 +195,8 @@ public final class TableService {
 
     /// Inserts an empty section at `index` (`-1` appends); returns its final index.
     @discardableResult
-    public func insertSection(_ name: String, at index: Int32, header: String, footer: String) throws -> Int32 {
+    public func insertSection(_ name: String, at index: Int32, header: String, footer: String) throws -> Int32
+    {
         let table = try table(name, permitting: .insert)
         try limits.checkCell(header, what: "header")
         try limits.checkCell(footer, what: "footer")
@@ -225,7 +228,8 @@ public final class TableService {
         if rows + count > limits.maxRowsPerTable {
             throw CliptabError(
                 .limitExceeded,
-                "table \"\(table.name)\" would have \(rows + count) rows; the limit is \(limits.maxRowsPerTable)")
+                "table \"\(table.name)\" would have \(rows + count) rows; the limit is \(limits.maxRowsPerTable)"
+            )
         }
     }
 
@@ -238,7 +242,8 @@ public final class TableService {
         var writes: [StoreWrite] = plan.rekeyed.map {
             .rekeySection(tableID: table.record.id, sectionID: sections[$0.index].id, key: $0.key)
         }
-        writes.append(.insertSection(tableID: table.record.id, id: id, key: plan.key, header: header, footer: footer))
+        writes.append(
+            .insertSection(tableID: table.record.id, id: id, key: plan.key, header: header, footer: footer))
         return writes
     }
 
@@ -309,7 +314,8 @@ public final class TableService {
         try commit(
             [
                 .setTitles(
-                    tableID: table.record.id, sectionID: updated.id, header: updated.header, footer: updated.footer),
+                    tableID: table.record.id, sectionID: updated.id, header: updated.header,
+                    footer: updated.footer),
                 bump,
             ], [.sectionChanged(table: name, revision: record.revision, section: Int32(s))])
     }
@@ -317,8 +323,10 @@ public final class TableService {
     /// The index of the first section whose header is exactly `header`.
     public func findSection(_ name: String, header: String) throws -> Int32 {
         let table = try table(name)
-        guard let index = table.sections.firstIndex(where: { $0.header.utf8.elementsEqual(header.utf8) }) else {
-            throw CliptabError(.noSuchSection, "table \"\(name)\" has no section with the header \"\(header)\"")
+        guard let index = table.sections.firstIndex(where: { $0.header.utf8.elementsEqual(header.utf8) })
+        else {
+            throw CliptabError(
+                .noSuchSection, "table \"\(name)\" has no section with the header \"\(header)\"")
         }
         return Int32(index)
     }
@@ -390,12 +398,17 @@ public final class TableService {
                     text: text),
                 bump,
             ],
-            [.rowsChanged(table: name, revision: record.revision, paths: [IndexPath(section: Int32(s), row: Int32(r))])]
+            [
+                .rowsChanged(
+                    table: name, revision: record.revision,
+                    paths: [IndexPath(section: Int32(s), row: Int32(r))])
+            ]
         )
     }
 
     /// Deletes one row, guarded by `action` (`delete`, or `cut`).
-    public func deleteRow(_ name: String, section: Int32, row: Int32, as action: TableAction = .delete) throws {
+    public func deleteRow(_ name: String, section: Int32, row: Int32, as action: TableAction = .delete) throws
+    {
         try deleteRows(name, sections: [section], rows: [row], as: action)
     }
 
@@ -438,15 +451,18 @@ public final class TableService {
                 keys.append(row.key)
                 index += 1
             }
-            writes.append(.deleteRows(tableID: table.record.id, sectionID: section.id, rowIDs: ids, keys: keys))
+            writes.append(
+                .deleteRows(tableID: table.record.id, sectionID: section.id, rowIDs: ids, keys: keys))
         }
         let (record, bump) = bumped(table)
         writes.append(bump)
         try commit(writes, [.rowsDeleted(table: table.name, revision: record.revision, paths: paths)])
     }
 
-    /// Deletes every row that matches `op operand` in every section; returns the paths from
-    /// before the deletion. A dry run deletes nothing and changes no revision.
+    /// Deletes every row that matches `op operand` in every section; returns the paths from before the
+    /// deletion.
+    ///
+    /// A dry run deletes nothing and changes no revision.
     public func deleteWhere(_ name: String, op: String, operand: String, dryRun: Bool) throws -> [IndexPath] {
         let table = try table(name, permitting: .delete)
         let predicate = try RowPredicate(operator: op, operand: operand)
@@ -468,7 +484,9 @@ public final class TableService {
     /// Moves a row: removes it at (fromSection, fromRow), then inserts it so that its final
     /// path is (toSection, toRow); `toRow` may be the destination's count after the removal,
     /// or -1, to append.
-    public func moveRow(_ name: String, from: (section: Int32, row: Int32), to: (section: Int32, row: Int32)) throws {
+    public func moveRow(_ name: String, from: (section: Int32, row: Int32), to: (section: Int32, row: Int32))
+        throws
+    {
         let table = try table(name, permitting: .move)
         let (fs, fr) = try Self.path(table, from.section, from.row)
         let ts = try Self.existing(to.section, count: table.sections.count, "destination section")
@@ -494,7 +512,8 @@ public final class TableService {
             writes,
             [
                 .rowMoved(
-                    table: name, revision: record.revision, from: IndexPath(section: Int32(fs), row: Int32(fr)),
+                    table: name, revision: record.revision,
+                    from: IndexPath(section: Int32(fs), row: Int32(fr)),
                     to: IndexPath(section: Int32(ts), row: Int32(tr)))
             ])
     }
@@ -595,7 +614,8 @@ public final class TableService {
             writes.append(.deleteSections(tableID: record.id, sectionIDs: existingSections.map(\.id)))
             events.append(
                 .sectionsDeleted(
-                    table: name, revision: record.revision, sections: (0..<existingSections.count).map { Int32($0) }))
+                    table: name, revision: record.revision,
+                    sections: (0..<existingSections.count).map { Int32($0) }))
             existingSections = []
         }
         let rowTotal = imported.sections.reduce(0) { $0 + $1.rows.count }
@@ -603,7 +623,8 @@ public final class TableService {
         if kept + rowTotal > limits.maxRowsPerTable {
             throw CliptabError(
                 .limitExceeded,
-                "the import would give table \"\(name)\" \(kept + rowTotal) rows; the limit is \(limits.maxRowsPerTable)")
+                "the import would give table \"\(name)\" \(kept + rowTotal) rows; the limit is \(limits.maxRowsPerTable)"
+            )
         }
         if existingSections.count + imported.sections.count > limits.maxSectionsPerTable {
             throw CliptabError(
@@ -620,7 +641,8 @@ public final class TableService {
             counters.nextSectionID += 1
             writes.append(
                 .insertSection(
-                    tableID: record.id, id: sectionID, key: sectionKey, header: section.header, footer: section.footer
+                    tableID: record.id, id: sectionID, key: sectionKey, header: section.header,
+                    footer: section.footer
                 ))
             let index = Int32(existingSections.count + insertedSections.count)
             insertedSections.append(index)

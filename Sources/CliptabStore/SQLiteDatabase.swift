@@ -15,7 +15,9 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 }
 
-/// An open SQLite database connection. The corresponding C type is `sqlite3`.
+/// An open SQLite database connection.
+///
+/// The corresponding C type is `sqlite3`.
 public final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
@@ -77,7 +79,7 @@ public final class SQLiteDatabase {
         return statement
     }
 
-    /// The single integer that `sql` yields (e.g. a pragma), or nil when it yields no row.
+    /// The single integer that `sql` yields (for example a pragma), or nil when it yields no row.
     public func integer(_ sql: String) throws -> Int64? {
         let statement = try statement(sql)
         defer { statement.reset() }
@@ -113,7 +115,9 @@ public final class SQLiteDatabase {
     }
 }
 
-/// A prepared SQL statement. The corresponding C type is `sqlite3_stmt`.
+/// A prepared SQL statement.
+///
+/// The corresponding C type is `sqlite3_stmt`.
 public final class SQLiteStatement {
     private let handle: OpaquePointer
     private unowned let database: SQLiteDatabase

@@ -7,8 +7,10 @@ import Glibc
 public enum Durability: String, Sendable {
     /// `synchronous=FULL`: a commit survives power loss (the default).
     case full
-    /// `synchronous=NORMAL`: in WAL mode a commit survives a crash of cliptabd, but the last
-    /// commits may be lost on power loss. For users who choose speed.
+    /// `synchronous=NORMAL`: in WAL mode a commit survives a crash of cliptabd, but the last commits may be
+    /// lost on power loss.
+    ///
+    /// For users who choose speed.
     case normal
 }
 
@@ -34,16 +36,20 @@ public final class SQLiteStore: Persistence {
     public static func defaultDirectory() throws -> String {
         if let data = environment("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/cliptab" }
         guard let home = environment("HOME"), !home.isEmpty else {
-            throw CliptabError(.storageFailure, "neither XDG_DATA_HOME nor HOME is set: no place for the store")
+            throw CliptabError(
+                .storageFailure, "neither XDG_DATA_HOME nor HOME is set: no place for the store")
         }
         return home + "/.local/share/cliptab"
     }
 
-    /// Opens the store in `directory` (made 0700 if missing), creating a new store file
-    /// (0600) if there is none, and loads every table. A file that is not a cliptab store,
-    /// one of a newer schema, or one that fails the integrity check is refused and left as
-    /// it is.
-    public static func open(directory: String, durability: Durability = .full) throws -> (SQLiteStore, Catalog) {
+    /// Opens the store in `directory` (made 0700 if missing), creating a new store file (0600) if there is
+    /// none, and loads every table.
+    ///
+    /// A file that is not a cliptab store, one of a newer schema, or one that fails the integrity check is
+    /// refused and left as it is.
+    public static func open(directory: String, durability: Durability = .full) throws -> (
+        SQLiteStore, Catalog
+    ) {
         try makeDirectory(directory)
         let path = directory + "/" + fileName
         let isNew = fileSize(path).map { $0 == 0 } ?? true
@@ -75,7 +81,9 @@ public final class SQLiteStore: Persistence {
     }
 
     private func version() throws -> Int64 {
-        do { return try database.integer("PRAGMA user_version") ?? 0 } catch { throw failure(error, "reading the schema version") }
+        do { return try database.integer("PRAGMA user_version") ?? 0 } catch {
+            throw failure(error, "reading the schema version")
+        }
     }
 
     /// Refuses files that are not cliptab stores, newer schemas and damaged files, before
@@ -114,10 +122,12 @@ public final class SQLiteStore: Persistence {
         do {
             verdict = try database.text("PRAGMA quick_check") ?? "no answer"
         } catch {
-            throw CliptabError(.storageFailure, "\(path) is damaged and cannot be checked: \(error); it was left untouched")
+            throw CliptabError(
+                .storageFailure, "\(path) is damaged and cannot be checked: \(error); it was left untouched")
         }
         if verdict != "ok" {
-            throw CliptabError(.storageFailure, "\(path) failed its integrity check (\(verdict)); it was left untouched")
+            throw CliptabError(
+                .storageFailure, "\(path) failed its integrity check (\(verdict)); it was left untouched")
         }
     }
 
@@ -125,10 +135,15 @@ public final class SQLiteStore: Persistence {
         do {
             let mode = try database.text("PRAGMA journal_mode=WAL")
             if mode != "wal" {
-                throw CliptabError(.storageFailure, "\(path): the store needs WAL mode, SQLite answered \(mode ?? "nothing")")
+                throw CliptabError(
+                    .storageFailure, "\(path): the store needs WAL mode, SQLite answered \(mode ?? "nothing")"
+                )
             }
             try database.execute(
-                "PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL"); PRAGMA busy_timeout=2000")
+                "PRAGMA synchronous=\(durability == .full ? "FULL" : "NORMAL"); PRAGMA busy_timeout=2000;"
+                    // Interior pages of a million-row table stay cached, so that a change
+                    // does not re-read its path from the file; the cache grows only as used.
+                    + " PRAGMA cache_size=-16384")
         } catch let error as CliptabError {
             throw error
         } catch {
@@ -136,8 +151,10 @@ public final class SQLiteStore: Persistence {
         }
     }
 
-    /// Schema version 1. Rows are clustered by (section, key, id), so that loading reads
-    /// them in order and every write addresses a row by the place the model already knows.
+    /// Schema version 1.
+    ///
+    /// Rows are clustered by (section, key, id), so that loading reads them in order and every write
+    /// addresses a row by the place the model already knows.
     private func createSchema() throws {
         do {
             try database.execute(
@@ -170,7 +187,8 @@ public final class SQLiteStore: Persistence {
     /// Reads every table, section and row into a catalog.
     private func load() throws -> Catalog {
         do {
-            let counterQuery = try database.statement("SELECT next_row, next_section, next_table FROM counters")
+            let counterQuery = try database.statement(
+                "SELECT next_row, next_section, next_table FROM counters")
             var counters = Counters()
             if try counterQuery.step() {
                 counters = Counters(
@@ -198,7 +216,8 @@ public final class SQLiteStore: Persistence {
                 let tableID = UInt64(sectionQuery.int64(1))
                 guard tables[tableID] != nil else { continue }
                 let section = Section(
-                    id: UInt64(sectionQuery.int64(0)), key: sectionQuery.int64(2), header: sectionQuery.text(3),
+                    id: UInt64(sectionQuery.int64(0)), key: sectionQuery.int64(2),
+                    header: sectionQuery.text(3),
                     footer: sectionQuery.text(4))
                 sectionPlaces[section.id] = (tableID, tables[tableID]!.sections.count)
                 tables[tableID]!.sections.append(section)
@@ -262,15 +281,27 @@ public final class SQLiteStore: Persistence {
     private func perform(_ write: StoreWrite) throws {
         func id(_ value: UInt64) -> SQLiteValue { .integer(Int64(bitPattern: value)) }
         switch write {
-        case .createTable(let record), .updateTable(let record):
+        case .createTable(let record):
             try run(
-                "INSERT OR REPLACE INTO tables(id, name, revision, actions, secret) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO tables(id, name, revision, actions, secret) VALUES (?, ?, ?, ?, ?)",
                 [
-                    id(record.id), .text(record.name), id(record.revision), .integer(Int64(record.allowedActions.rawValue)),
+                    id(record.id), .text(record.name), id(record.revision),
+                    .integer(Int64(record.allowedActions.rawValue)),
                     .integer(record.isSecret ? 1 : 0),
                 ])
+        case .updateTable(let record):
+            // An UPDATE of the changed columns touches one page; REPLACE would delete and
+            // re-insert the row and its name index entry.
+            try run(
+                "UPDATE tables SET name = ?, revision = ?, actions = ?, secret = ? WHERE id = ?",
+                [
+                    .text(record.name), id(record.revision), .integer(Int64(record.allowedActions.rawValue)),
+                    .integer(record.isSecret ? 1 : 0), id(record.id),
+                ])
         case .dropTable(let tableID):
-            try run("DELETE FROM rows WHERE section_id IN (SELECT id FROM sections WHERE table_id = ?)", [id(tableID)])
+            try run(
+                "DELETE FROM rows WHERE section_id IN (SELECT id FROM sections WHERE table_id = ?)",
+                [id(tableID)])
             try run("DELETE FROM sections WHERE table_id = ?", [id(tableID)])
             try run("DELETE FROM tables WHERE id = ?", [id(tableID)])
         case .insertSection(let tableID, let sectionID, let key, let header, let footer):
@@ -278,7 +309,9 @@ public final class SQLiteStore: Persistence {
                 "INSERT INTO sections(id, table_id, key, header, footer) VALUES (?, ?, ?, ?, ?)",
                 [id(sectionID), id(tableID), .integer(key), .text(header), .text(footer)])
         case .setTitles(_, let sectionID, let header, let footer):
-            try run("UPDATE sections SET header = ?, footer = ? WHERE id = ?", [.text(header), .text(footer), id(sectionID)])
+            try run(
+                "UPDATE sections SET header = ?, footer = ? WHERE id = ?",
+                [.text(header), .text(footer), id(sectionID)])
         case .rekeySection(_, let sectionID, let key):
             try run("UPDATE sections SET key = ? WHERE id = ?", [.integer(key), id(sectionID)])
         case .deleteSections(_, let sectionIDs):

@@ -76,6 +76,7 @@ public final class ChildProcess {
     }
 
     /// Starts `executable` (looked up in `PATH` when it has no slash) with `arguments`.
+    ///
     /// `environment` nil inherits the parent's; otherwise exactly those variables.
     public static func spawn(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
@@ -163,9 +164,15 @@ public final class ChildProcess {
                 break
             }
             var fds: [pollfd] = []
-            if child.standardInput >= 0 { fds.append(pollfd(fd: child.standardInput, events: Int16(POLLOUT), revents: 0)) }
-            if child.standardOutput >= 0 { fds.append(pollfd(fd: child.standardOutput, events: Int16(POLLIN), revents: 0)) }
-            if child.standardError >= 0 { fds.append(pollfd(fd: child.standardError, events: Int16(POLLIN), revents: 0)) }
+            if child.standardInput >= 0 {
+                fds.append(pollfd(fd: child.standardInput, events: Int16(POLLOUT), revents: 0))
+            }
+            if child.standardOutput >= 0 {
+                fds.append(pollfd(fd: child.standardOutput, events: Int16(POLLIN), revents: 0))
+            }
+            if child.standardError >= 0 {
+                fds.append(pollfd(fd: child.standardError, events: Int16(POLLIN), revents: 0))
+            }
             let ready = poll(&fds, nfds_t(fds.count), Int32(min(deadline - now, 1000)))
             if ready < 0 && errno != EINTR { throw SystemCallError.current("poll") }
             for entry in fds where entry.revents != 0 {

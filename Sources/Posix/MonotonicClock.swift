@@ -3,7 +3,9 @@ import Glibc
 
 /// Monotonic time, for deadlines and benchmarks: never jumps with the wall clock.
 public enum MonotonicClock {
-    /// Nanoseconds since an arbitrary fixed point. The corresponding C function is `clock_gettime`.
+    /// Nanoseconds since an arbitrary fixed point.
+    ///
+    /// The corresponding C function is `clock_gettime`.
     public static func nanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -3,7 +3,7 @@ import Glibc
 
 /// A failed system call: which call, and the `errno` it left.
 public struct SystemCallError: Error, Equatable, CustomStringConvertible {
-    /// The name of the call that failed, e.g. `posix_spawn`.
+    /// The name of the call that failed, for example `posix_spawn`.
     public let call: String
     /// The `errno` value.
     public let code: Int32

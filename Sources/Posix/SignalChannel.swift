@@ -2,8 +2,10 @@
 import CPosix
 import Glibc
 
-/// Delivers chosen signals as readable events on a file descriptor, so that one `poll()` loop
-/// can wait for them beside its other sources. The corresponding C function is `signalfd`.
+/// Delivers chosen signals as readable events on a file descriptor, so that one `poll()` loop can wait for
+/// them beside its other sources.
+///
+/// The corresponding C function is `signalfd`.
 public final class SignalChannel {
     /// The descriptor to poll for `POLLIN`.
     public let fileDescriptor: Int32
@@ -40,9 +42,10 @@ public final class SignalChannel {
 
 /// Process-wide signal settings that daemons and tests need at start.
 public enum SignalMask {
-    /// Unblocks every signal in the calling thread. A parent that spawned us from a thread
-    /// with a blocked mask (Foundation's `Process` copies it) would otherwise leave us deaf
-    /// to SIGTERM.
+    /// Unblocks every signal in the calling thread.
+    ///
+    /// A parent that spawned us from a thread with a blocked mask (Foundation's `Process` copies it) would
+    /// otherwise leave us deaf to SIGTERM.
     public static func clearForCurrentThread() {
         var empty = sigset_t()
         sigemptyset(&empty)

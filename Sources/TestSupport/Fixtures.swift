@@ -39,13 +39,13 @@ public final class PrivateBus {
 
 /// A private `Xvfb` server on a free display, stopped by pid when released.
 public final class VirtualDisplay {
-    /// The value for `DISPLAY`, e.g. `:42`.
+    /// The value for `DISPLAY`, for example `:42`.
     public let display: String
     /// The X server process.
     public let process: ChildProcess
 
     /// Starts Xvfb on the first free display (it reports the number it chose), or on
-    /// `display` when given (e.g. to bring a display back after killing it).
+    /// `display` when given (for example to bring a display back after killing it).
     public init(display requested: String? = nil) throws {
         var arguments = ["-nolisten", "tcp", "-screen", "0", "640x480x24"]
         if let requested {
@@ -96,6 +96,6 @@ public enum BuiltProducts {
         return (executable as NSString).deletingLastPathComponent
     }
 
-    /// The path of the built executable `name` (e.g. `cliptabd`).
+    /// The path of the built executable `name` (for example `cliptabd`).
     public static func path(of name: String) -> String { "\(directory)/\(name)" }
 }

@@ -1,1 +1,35 @@
-print("cliptab-bench: not written yet")
+// SPDX-License-Identifier: MIT
+// cliptab's benchmark: each figure is printed beside a baseline measured in the same run,
+// with the ratio and the goal, because this machine is too noisy for absolute numbers.
+import Glibc
+import Posix
+
+SignalMask.ignoreBrokenPipe()
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 2 && arguments[0] == "--probe-open" {
+    do {
+        try StoreBenchmark.probeOpen(directory: arguments[1])
+        exit(0)
+    } catch {
+        print("cliptab-bench: open probe failed: \(error)")
+        exit(1)
+    }
+}
+let suites: [String: () throws -> Void] = [
+    "store": StoreBenchmark.run
+]
+let chosen = arguments.isEmpty ? ["store"] : arguments
+for name in chosen {
+    guard let suite = suites[name] else {
+        print(
+            "cliptab-bench: unknown suite \"\(name)\" (valid: \(suites.keys.sorted().joined(separator: ", ")))"
+        )
+        exit(2)
+    }
+    do {
+        try suite()
+    } catch {
+        print("cliptab-bench: \(name) failed: \(error)")
+        exit(1)
+    }
+}
