@@ -185,6 +185,14 @@ public final class TableService {
         return (text, table.record.isSecret)
     }
 
+    /// Throws unless table `name` exists, allows `action`, and has an insertion place at
+    /// (section, row); used to refuse a paste before the clipboard is read.
+    public func checkInsertion(_ name: String, section: Int32, row: Int32, as action: TableAction) throws {
+        let table = try table(name, permitting: action)
+        let s = try Self.existing(section, count: table.sections.count, "section")
+        _ = try Self.insertion(row, count: table.sections[s].rows.count, "row")
+    }
+
     /// The table's revision.
     public func revision(of name: String) throws -> UInt64 { try table(name).record.revision }
 

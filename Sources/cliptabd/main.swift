@@ -1,2 +1,172 @@
 // SPDX-License-Identifier: MIT
-print("cliptabd: not ready yet")
+// cliptabd: wires the store, the service, the bus and the clipboard together, then runs
+// the loop. Everything it starts is closed in reverse order when the loop ends.
+import CliptabCore
+import CliptabDaemon
+import CliptabStore
+import DBus
+import Glibc
+import Posix
+
+let usage = """
+    usage: cliptabd [--replace] [--data-dir DIR] [--durability full|normal]
+           cliptabd --print-introspection | --version | --help
+
+    Keeps named tables of text and serves them on the session bus as
+    \(CliptabBus.name). Runs in the foreground; logs to standard error.
+
+      --replace             take over the bus name from a running cliptabd
+      --data-dir DIR        where the store lives (default: $XDG_DATA_HOME/cliptab)
+      --durability MODE     full (default: every change survives power loss) or normal
+      --print-introspection print the D-Bus interface XML and exit
+      --version             print the version and exit
+      --help                print this help and exit
+
+    """
+
+struct Options {
+    var replace = false
+    var dataDirectory: String?
+    var durability = Durability.full
+}
+
+func parseOptions(_ arguments: [String]) -> Options {
+    var options = Options()
+    var index = 0
+    func value(_ name: String) -> String {
+        index += 1
+        guard index < arguments.count else {
+            Log.line("option \(name) needs a value")
+            exit(2)
+        }
+        return arguments[index]
+    }
+    while index < arguments.count {
+        switch arguments[index] {
+        case "--help", "-h":
+            print(usage, terminator: "")
+            exit(0)
+        case "--version":
+            print("cliptabd \(CliptabInterface.version)")
+            exit(0)
+        case "--print-introspection":
+            let service = DaemonService(
+                tables: TableService(catalog: Catalog(), persistence: MemoryPersistence()),
+                clipboard: UnavailableClipboard(reason: ""))
+            print(BusIntrospection.xml(for: [CliptabInterface(service: service).makeInterface()]), terminator: "")
+            exit(0)
+        case "--replace":
+            options.replace = true
+        case "--data-dir":
+            options.dataDirectory = value("--data-dir")
+        case "--durability":
+            let mode = value("--durability")
+            guard let durability = Durability(rawValue: mode) else {
+                Log.line("--durability takes full or normal, not \"\(mode)\"")
+                exit(2)
+            }
+            options.durability = durability
+        default:
+            Log.line("unknown option \"\(arguments[index])\"\n\(usage)")
+            exit(2)
+        }
+        index += 1
+    }
+    return options
+}
+
+func run() -> Int32 {
+    let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+    // A parent may have spawned us with signals blocked; SIGPIPE must not kill a daemon.
+    SignalMask.clearForCurrentThread()
+    SignalMask.ignoreBrokenPipe()
+    let signals: SignalChannel
+    do {
+        signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
+    } catch {
+        Log.line("Failed to set up signal handling: \(error)")
+        return 1
+    }
+
+    let store: SQLiteStore
+    let catalog: Catalog
+    do {
+        let directory = try options.dataDirectory ?? SQLiteStore.defaultDirectory()
+        (store, catalog) = try SQLiteStore.open(directory: directory, durability: options.durability)
+    } catch {
+        Log.line("Failed to open the store: \(error)")
+        return 1
+    }
+    let tables = TableService(catalog: catalog, persistence: store)
+    let service = DaemonService(
+        tables: tables,
+        clipboard: UnavailableClipboard(reason: "this cliptabd has no X11 clipboard support yet"))
+
+    let bus: BusConnection
+    do {
+        bus = try BusConnection.connect()
+    } catch {
+        Log.line("Failed to connect to the session bus: \(error)")
+        return 1
+    }
+    let interface = CliptabInterface(service: service).makeInterface()
+    let object: BusObject
+    do {
+        object = try BusObject.register(on: bus, path: CliptabBus.path, interfaces: [interface])
+    } catch {
+        Log.line("Failed to register \(CliptabBus.path): \(error)")
+        return 1
+    }
+    func emit(_ name: String, _ values: [BusValue]) {
+        guard let signal = CliptabInterface.signals.first(where: { $0.name == name }) else { return }
+        do {
+            try bus.emit(signal, from: CliptabBus.path, interface: CliptabBus.interface, values: values)
+        } catch {
+            Log.line("Failed to emit \(name): \(error), ignoring")
+        }
+    }
+    tables.onEvent = { event in
+        let signal = CliptabInterface.signal(for: event)
+        emit(signal.name, signal.values)
+        switch event {
+        case .tableAdded, .tableRemoved, .tableRenamed:
+            try? object.emitPropertiesChanged(interface: CliptabBus.interface, names: ["Tables"])
+        default:
+            break
+        }
+    }
+    service.onClipboardChanged = { owned, rowID in emit("ClipboardChanged", [.boolean(owned), .uint64(rowID)]) }
+
+    do {
+        let result = try bus.requestName(
+            CliptabBus.name, replaceExisting: options.replace, allowReplacement: true, doNotQueue: true)
+        switch result {
+        case .primaryOwner, .alreadyOwner:
+            break
+        case .exists, .inQueue:
+            Log.line(
+                "another cliptabd already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over"
+            )
+            return 1
+        }
+    } catch {
+        Log.line("Failed to request the name \(CliptabBus.name): \(error)")
+        return 1
+    }
+    Log.line("serving \(CliptabBus.name) with \(catalog.tables.count) tables from \(store.path)")
+
+    let loop = EventLoop(bus: bus, signals: signals)
+    loop.onReload = { Log.line("SIGHUP: nothing to reload yet (no configuration file support), ignoring") }
+    let exit = loop.run()
+    withExtendedLifetime(object) {}
+    switch exit {
+    case .signal(let number):
+        Log.line("stopping on signal \(number)")
+        return 0
+    case .busLost:
+        Log.line("lost the connection to the session bus; stopping")
+        return 1
+    }
+}
+
+exit(run())

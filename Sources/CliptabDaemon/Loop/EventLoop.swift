@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Glibc
+import Posix
+
+/// A source of events that the loop polls besides the bus and the signals: the X
+/// connection of the clipboard, for one.
+public protocol PollSource: AnyObject {
+    /// The descriptor to poll for input, or nil when the source has none now.
+    var pollDescriptor: Int32? { get }
+    /// Handles whatever is pending (called before every poll, and after the descriptor
+    /// became readable), `now` in monotonic milliseconds.
+    func process(now: UInt64)
+    /// The next monotonic millisecond at which the source needs `process` called, if any.
+    func nextDeadline() -> UInt64?
+}
+
+/// Why the loop ended.
+public enum LoopExit: Equatable {
+    /// SIGTERM or SIGINT: a clean stop.
+    case signal(Int32)
+    /// The bus connection was lost.
+    case busLost
+}
+
+/// The daemon's one thread and one `poll()`: the D-Bus watches and timeouts, the signal
+/// descriptor, and any other sources, with nothing done by time-based polling.
+public final class EventLoop {
+    private let bus: BusConnection
+    private let signals: SignalChannel
+    /// Other sources, polled beside the bus (the clipboard's X connection).
+    public var sources: [PollSource] = []
+    /// Called for SIGHUP.
+    public var onReload: () -> Void = {}
+
+    /// Makes a loop over `bus` and `signals`.
+    public init(bus: BusConnection, signals: SignalChannel) {
+        self.bus = bus
+        self.signals = signals
+    }
+
+    /// Runs until a stop signal or the loss of the bus. Each turn: dispatch every queued
+    /// message (each call is finished before the next is read), let every source process
+    /// what it holds (Xlib queues events that poll cannot see), flush, then poll.
+    public func run() -> LoopExit {
+        while true {
+            bus.dispatchAll()
+            let now = MonotonicClock.milliseconds()
+            for source in sources { source.process(now: now) }
+            bus.flush()
+            if !bus.isConnected { return .busLost }
+
+            var descriptors = bus.pollDescriptors()
+            let busCount = descriptors.count
+            descriptors.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0))
+            var sourceIndexes: [(Int, PollSource)] = []
+            for source in sources {
+                if let fd = source.pollDescriptor {
+                    sourceIndexes.append((descriptors.count, source))
+                    descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
+                }
+            }
+            let timeout = pollTimeout(now: MonotonicClock.milliseconds())
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0 && errno != EINTR { return .busLost }
+
+            if ready > 0 {
+                bus.handle(Array(descriptors[..<busCount]))
+                if descriptors[busCount].revents != 0 {
+                    while let signal = try? signals.next() {
+                        if signal == SIGHUP {
+                            onReload()
+                        } else {
+                            // Finish what the bus already delivered, then stop.
+                            bus.dispatchAll()
+                            bus.flush()
+                            return .signal(signal)
+                        }
+                    }
+                }
+                let now = MonotonicClock.milliseconds()
+                for (index, source) in sourceIndexes where descriptors[index].revents != 0 {
+                    source.process(now: now)
+                }
+            }
+            bus.handleExpiredTimeouts()
+        }
+    }
+
+    /// Milliseconds until the nearest deadline of the bus or a source; -1 for none.
+    private func pollTimeout(now: UInt64) -> Int32 {
+        var timeout: Int64 = -1
+        if let busTimeout = bus.nextTimeoutMilliseconds(now: now) { timeout = Int64(busTimeout) }
+        for source in sources {
+            if let deadline = source.nextDeadline() {
+                let wait = deadline > now ? Int64(deadline - now) : 0
+                timeout = timeout < 0 ? wait : min(timeout, wait)
+            }
+        }
+        return Int32(clamping: timeout)
+    }
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+
+/// The daemon's use cases over the table service and the clipboard: what each D-Bus method
+/// does, without knowing anything of D-Bus.
+public final class DaemonService {
+    /// The tables.
+    public let tables: TableService
+    /// The clipboard.
+    public var clipboard: ClipboardPort
+    /// Called when this daemon's hold on the clipboard changes: (owned, copied row id or 0).
+    public var onClipboardChanged: (Bool, UInt64) -> Void = { _, _ in }
+    /// Re-reads the configuration; returns the problems found (empty = applied).
+    public var reload: () -> [String] = { [] }
+
+    /// Makes the service.
+    public init(tables: TableService, clipboard: ClipboardPort) {
+        self.tables = tables
+        self.clipboard = clipboard
+    }
+
+    /// Copies a cell to the clipboard (guarded by `copy`); returns its text.
+    public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
+        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
+        try clipboard.copy(cell.text, isSecret: cell.isSecret)
+        onClipboardChanged(true, cell.id)
+        return cell.text
+    }
+
+    /// Copies a section's rows joined by `separator` (guarded by `copy`).
+    public func copySection(_ table: String, section: Int32, separator: String) throws -> String {
+        let joined = try tables.sectionText(of: table, section: section, separator: separator)
+        try clipboard.copy(joined.text, isSecret: joined.isSecret)
+        onClipboardChanged(true, 0)
+        return joined.text
+    }
+
+    /// Copies a cell, then deletes it (guarded by `cut`); nothing is deleted when the
+    /// clipboard cannot be taken.
+    public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
+        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .cut)
+        try clipboard.copy(cell.text, isSecret: cell.isSecret)
+        onClipboardChanged(true, cell.id)
+        try tables.deleteRow(table, section: section, row: row, as: .cut)
+        return cell.text
+    }
+
+    /// Reads the clipboard and inserts its text as a row at (section, row) (guarded by
+    /// `paste`); `completion` gets the text, or the error, once the read finishes.
+    public func paste(
+        _ table: String, section: Int32, row: Int32, completion: @escaping (Result<String, Error>) -> Void
+    ) throws {
+        // Check permission and the place first, so a refused paste does not wait on X.
+        try tables.checkInsertion(table, section: section, row: row, as: .paste)
+        clipboard.read { [tables] result in
+            switch result {
+            case .success(let text):
+                // The table may have changed while the read was under way: the insert
+                // checks everything again.
+                completion(
+                    Result { try tables.insertRow(table, section: section, row: row, text: text, as: .paste) }
+                        .map { _ in text })
+            case .failure(let error):
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Reads the clipboard's text.
+    public func clipboardText(completion: @escaping (Result<String, Error>) -> Void) {
+        clipboard.read { result in completion(result.mapError { $0 }) }
+    }
+
+    /// Gives up the clipboard if this daemon owns it.
+    public func clearClipboard() {
+        let owned = clipboard.isOwned
+        clipboard.clear()
+        if owned { onClipboardChanged(false, 0) }
+    }
+
+    /// Performs a context-menu action on a cell: copy, cut, paste or delete. The others need
+    /// more arguments than an index path and are refused.
+    public func perform(
+        _ table: String, action name: String, section: Int32, row: Int32,
+        completion: @escaping (Result<String, Error>) -> Void
+    ) throws {
+        let action = try TableAction(parsing: name)
+        switch action {
+        case .copy: completion(.success(try copy(table, section: section, row: row)))
+        case .cut: completion(.success(try cut(table, section: section, row: row)))
+        case .paste: try paste(table, section: section, row: row, completion: completion)
+        case .delete:
+            let text = try tables.cell(of: table, section: section, row: row)
+            try tables.deleteRow(table, section: section, row: row)
+            completion(.success(text))
+        case .move, .edit, .insert:
+            throw CliptabError(
+                .invalidArgument,
+                "action \"\(name)\" needs more than an index path: call \(action == .move ? "MoveRow" : action == .edit ? "SetCell" : "InsertRow") instead"
+            )
+        }
+    }
+}
