@@ -2,18 +2,20 @@
 
 /// The work that the `ExtendedRegex.matches` calls of one request may do together.
 ///
-/// One step is one NFA state visited at one position of a text, so a budget bounds the time
-/// of a whole `DeleteWhere` whatever the pattern, the rows and their lengths.
+/// One step is one NFA state visited at one position of a text; a call also costs 64 steps
+/// for its set-up, and a Unicode character-class look-up (not cached) 30 steps per class, so
+/// that steps track time. A budget thus bounds the time of a whole `DeleteWhere` whatever the
+/// pattern, the rows and their lengths.
 public struct MatchBudget: Sendable {
     /// The steps one request gets by default: between half a second and a second of matching.
     ///
-    /// Measured on the development machine (x86_64, 2 cores) with a release build:
-    /// `swiftc -O -wmo CliptabError.swift ExtendedRegex.swift bench.swift`, where `bench.swift`
-    /// spends 400 million steps on each of `(a|a)*c`, `(x+x+)+y` (200,000 `a` or `x`),
-    /// `(.*a){12}z`, `(a|b|c|d|e|f)*z`, class-heavy patterns over repeated and over all-distinct
-    /// CJK text, and one call per row over a million short rows. The rates ranged from 213
-    /// (`(x+x+)+y`) to 410 (`(a|b|c|d|e|f)*z`) million steps per second, so 200 million steps
-    /// take 0.5 to 0.95 s.
+    /// Measured on the development machine (x86_64, 2 cores, shared with other builds) with a
+    /// release build: `swiftc -O -wmo CliptabError.swift ExtendedRegex.swift bench.swift`, where
+    /// `bench.swift` spends 400 million steps on each of `(a|a)*c`, `(x+x+)+y` (200,000 `a` or
+    /// `x`), `(.*a){12}z`, `(a|b|c|d|e|f)*z`, class-heavy patterns over repeated and over
+    /// all-distinct CJK text, and one call per row over a million short rows. The rates ranged
+    /// from about 210 (all-distinct CJK text, `(x+x+)+y`) to 395 (`(a|b|c|d|e|f)*z`) million
+    /// steps per second, so 200 million steps take 0.5 to 0.95 s; a busy machine stretches that.
     public static let defaultSteps = 200_000_000
 
     /// Steps left; matching throws `limitExceeded` when it would go below zero.
@@ -706,9 +708,9 @@ private struct Matcher {
     }
 
     // Membership of a non-ASCII scalar in a set with character classes, through a small
-    // direct-mapped cache: a Unicode property look-up costs about 40 ns (ten plain steps,
-    // twenty with the cache upkeep) and real text repeats its scalars. Misses are charged so
-    // that the budget keeps measuring time even for text made of ever new scalars.
+    // direct-mapped cache: a Unicode property look-up costs about 40 ns, and a miss with its
+    // cache upkeep about thirty plain steps, while real text repeats its scalars. Misses are
+    // charged so that the budget keeps measuring time even for text of ever new scalars.
     private mutating func classLookup(set index: Int, _ scalar: Unicode.Scalar) -> Bool {
         let slotsPerSet = 64
         if classCache.isEmpty { classCache = Array(repeating: 0, count: sets.count * slotsPerSet) }
@@ -717,7 +719,7 @@ private struct Matcher {
         let entry = classCache[slot]
         // An entry is (value + 1) << 1 | membership, so that 0 means empty.
         if entry >> 1 == value + 1 { return entry & 1 == 1 }
-        remaining -= 20 * sets[index].classes.count
+        remaining -= 30 * sets[index].classes.count
         let member = sets[index].contains(scalar)
         classCache[slot] = (value + 1) << 1 | (member ? 1 : 0)
         return member

@@ -302,6 +302,17 @@ struct ExtendedRegexTests {
             try ExtendedRegex("^ab").matches("ax" + String(repeating: "y", count: 100_000), budget: &anchored)
                 == false)
         #expect(anchored.remaining > 9_000)
+        // Class look-ups of non-ASCII scalars are cached: text of ever new scalars costs more
+        // (about 30 steps a miss) than text that repeats one, and both give the right answer.
+        let regex = try ExtendedRegex("[[:alpha:]]q")
+        let distinct = String(String.UnicodeScalarView((0x4E00..<0x4E00 + 1_000).map { Unicode.Scalar($0)! }))
+        let repeated = String(repeating: "日", count: 1_000)
+        var distinctBudget = MatchBudget(steps: 1_000_000)
+        var repeatedBudget = MatchBudget(steps: 1_000_000)
+        #expect(try regex.matches(distinct, budget: &distinctBudget) == false)
+        #expect(try regex.matches(repeated, budget: &repeatedBudget) == false)
+        #expect(repeatedBudget.remaining - distinctBudget.remaining > 25_000)
+        #expect(try regex.matches(repeated + "q", budget: &repeatedBudget))
     }
 
     @Test(
