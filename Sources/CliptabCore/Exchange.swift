@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+
+/// A row of an exchanged table: its id (0 when read from data, which carries none that
+/// counts: the store assigns new ones) and its text.
+public struct ExchangeRow: Equatable, Sendable {
+    /// The row id; exported in `json`, never read back.
+    public var id: UInt64
+    /// The cell's text.
+    public var text: String
+
+    /// A row with `id` and `text`.
+    public init(id: UInt64 = 0, text: String) {
+        self.id = id
+        self.text = text
+    }
+}
+
+/// A section of an exchanged table.
+public struct ExchangeSection: Equatable, Sendable {
+    /// The header title; empty for none.
+    public var header: String
+    /// The footer title; empty for none.
+    public var footer: String
+    /// The rows, in order.
+    public var rows: [ExchangeRow]
+
+    /// A section with `header`, `footer` and `rows`.
+    public init(header: String = "", footer: String = "", rows: [ExchangeRow] = []) {
+        self.header = header
+        self.footer = footer
+        self.rows = rows
+    }
+}
+
+/// A whole table as exported or imported by `ExportTable` and `ImportTable`.
+public struct ExchangeTable: Equatable, Sendable {
+    /// The table's name.
+    public var name: String
+    /// The sections, in order; a table may have none.
+    public var sections: [ExchangeSection]
+
+    /// A table named `name` with `sections`.
+    public init(name: String, sections: [ExchangeSection] = []) {
+        self.name = name
+        self.sections = sections
+    }
+}
+
+/// The exchange formats of the contract; the raw value is the name used on the bus.
+public enum ExchangeFormat: String, CaseIterable, Sendable {
+    /// One JSON object with the name, the sections and their rows (ids included).
+    case json
+    /// Tab-separated values, one line per row, with escapes: expresses every table.
+    case tsv
+    /// One row per line and `## Header` lines, for people: no footers, no multi-line rows.
+    case lines
+
+    /// The format named `name` (exactly, lower case); `invalidArgument` listing the formats
+    /// otherwise.
+    public init(parsing name: String) throws {
+        guard let format = ExchangeFormat(rawValue: name) else {
+            let names = ExchangeFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CliptabError(
+                .invalidArgument, "unknown exchange format \"\(name)\"; the formats are \(names)")
+        }
+        self = format
+    }
+}
+
+/// Encoding and decoding of tables in the exchange formats.
+///
+/// For every table a format can express, `decode(encode(t))` gives `t` back, except the row
+/// ids, which decoding always sets to 0. Decisions where the contract is silent:
+///
+/// - Every line of `lines` and `tsv` output ends with `\n`, the last one too; on input the
+///   last line may lack it, and a line may end with `\r\n` instead (its `\r` is dropped).
+/// - `lines`: a section line is `##`, or `## ` and the header; reading drops one space after
+///   `##` if there is one. Rows before the first `##` line form a first section without
+///   header; without such rows there is no such section, so empty data is a table with no
+///   sections, and a first section without header and without rows is written `##`. Export
+///   refuses (with `invalidArgument` naming the row as `section:row`) a row that contains
+///   `\n`, starts with `##` or ends with `\r`, and a header that contains `\n` or ends with
+///   `\r`; footers are not written, and read back empty.
+/// - `tsv`: escapes are `\\`, `\t`, `\n` and `\r` (so that no line holds a raw carriage
+///   return); any other backslash sequence is an error. Section and row numbers are plain
+///   decimal (no sign, no leading zero). Reading checks the header line, five fields per
+///   line, sections numbered 0, 1, … in order, rows numbered 0, 1, … in each section, the
+///   same header and footer on every line of a section, and that a line with an empty row
+///   number (a section without rows) has an empty text and is its section's only line.
+/// - `json`: written with two-space indentation and one row per line, keys in the order
+///   name, sections, header, footer, rows, id, text. Reading is strict RFC 8259 (nesting at
+///   most 64 deep, duplicate keys refused); `name` is ignored (the table is named by the
+///   caller), as are `id` whatever its value, and keys it does not know, so that later
+///   versions can add some; `header` and `footer` default to empty; `sections`, `rows` and
+///   `text` are required.
+public enum ExchangeCodec {
+    /// `table` in `format`; throws `invalidArgument` naming the first row or header the
+    /// format cannot express (only `lines` has such).
+    public static func encode(_ table: ExchangeTable, as format: ExchangeFormat) throws -> String {
+        let bytes: [UInt8]
+        switch format {
+        case .json: bytes = encodeJSON(table)
+        case .tsv: bytes = encodeTSV(table)
+        case .lines: bytes = try encodeLines(table)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The table that `data` in `format` describes, named `tableName`; `invalidArgument`
+    /// saying where the data is wrong (line number, or byte offset for JSON).
+    public static func decode(_ data: String, as format: ExchangeFormat, tableName: String) throws
+        -> ExchangeTable
+    {
+        switch format {
+        case .json: return try decodeJSON(data, tableName: tableName)
+        case .tsv: return try decodeTSV(data, tableName: tableName)
+        case .lines: return decodeLines(data, tableName: tableName)
+        }
+    }
+}
+
+// MARK: - Lines of text
+
+private let newline = UInt8(ascii: "\n")
+private let carriageReturn = UInt8(ascii: "\r")
+private let tab = UInt8(ascii: "\t")
+private let backslash = UInt8(ascii: "\\")
+private let hash = UInt8(ascii: "#")
+
+// Calls `body` with the 1-based number and the byte range of each line of `bytes`, without
+// its terminator (`\n` or `\r\n`); a last line without terminator counts, an empty rest
+// after the last `\n` does not.
+private func forEachLine(_ bytes: [UInt8], _ body: (Int, Range<Int>) throws -> Void) rethrows {
+    var start = 0
+    var number = 1
+    while start < bytes.count {
+        var end = start
+        while end < bytes.count && bytes[end] != newline { end += 1 }
+        var contentEnd = end
+        if end < bytes.count && contentEnd > start && bytes[contentEnd - 1] == carriageReturn {
+            contentEnd -= 1
+        }
+        try body(number, start..<contentEnd)
+        number += 1
+        start = end + 1
+    }
+}
+
+private func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    String(decoding: bytes[range], as: UTF8.self)
+}
+
+// A short quotation of a line for a message.
+private func excerpt(_ bytes: [UInt8], _ range: Range<Int>) -> String {
+    let line = text(bytes, range)
+    if line.unicodeScalars.count <= 60 { return "\"\(line)\"" }
+    return "\"\(String(String.UnicodeScalarView(line.unicodeScalars.prefix(57))))…\""
+}
+
+// MARK: - lines
+
+extension ExchangeCodec {
+    private static func encodeLines(_ table: ExchangeTable) throws -> [UInt8] {
+        var output: [UInt8] = []
+        for (sectionIndex, section) in table.sections.enumerated() {
+            let header = Array(section.header.utf8)
+            if header.contains(newline) || header.last == carriageReturn {
+                throw CliptabError(
+                    .invalidArgument,
+                    "the header of section \(sectionIndex) "
+                        + (header.contains(newline) ? "contains a line break" : "ends with a carriage return")
+                        + ", which the lines format cannot express; export as tsv or json"
+                )
+            }
+            // The implicit first section has no header and at least one row; any other
+            // section needs its `##` line.
+            if sectionIndex > 0 || !header.isEmpty || section.rows.isEmpty {
+                output += [hash, hash]
+                if !header.isEmpty {
+                    output.append(UInt8(ascii: " "))
+                    output += header
+                }
+                output.append(newline)
+            }
+            for (rowIndex, row) in section.rows.enumerated() {
+                let line = Array(row.text.utf8)
+                let problem: String?
+                if line.contains(newline) {
+                    problem = "contains a line break"
+                } else if line.starts(with: [hash, hash]) {
+                    problem = "starts with \"##\", which would read as a section line"
+                } else if line.last == carriageReturn {
+                    problem = "ends with a carriage return, which would read as part of a line break"
+                } else {
+                    problem = nil
+                }
+                if let problem {
+                    throw CliptabError(
+                        .invalidArgument,
+                        "row \(sectionIndex):\(rowIndex) (section \(sectionIndex), row \(rowIndex)) "
+                            + "\(problem); "
+                            + "the lines format cannot express it: export as tsv or json"
+                    )
+                }
+                output += line
+                output.append(newline)
+            }
+        }
+        return output
+    }
+
+    private static func decodeLines(_ data: String, tableName: String) -> ExchangeTable {
+        let bytes = Array(data.utf8)
+        var sections: [ExchangeSection] = []
+        forEachLine(bytes) { _, line in
+            if line.count >= 2 && bytes[line.lowerBound] == hash && bytes[line.lowerBound + 1] == hash {
+                var start = line.lowerBound + 2
+                if start < line.upperBound && bytes[start] == UInt8(ascii: " ") { start += 1 }
+                sections.append(ExchangeSection(header: text(bytes, start..<line.upperBound)))
+            } else {
+                if sections.isEmpty { sections.append(ExchangeSection()) }
+                sections[sections.count - 1].rows.append(ExchangeRow(text: text(bytes, line)))
+            }
+        }
+        return ExchangeTable(name: tableName, sections: sections)
+    }
+}
+
+// MARK: - tsv
+
+private let tsvHeaderLine = "section\theader\tfooter\trow\ttext"
+
+extension ExchangeCodec {
+    private static func encodeTSV(_ table: ExchangeTable) -> [UInt8] {
+        var output = Array(tsvHeaderLine.utf8)
+        output.append(newline)
+        for (sectionIndex, section) in table.sections.enumerated() {
+            var prefix = Array(String(sectionIndex).utf8)
+            prefix.append(tab)
+            appendEscaped(section.header, to: &prefix)
+            prefix.append(tab)
+            appendEscaped(section.footer, to: &prefix)
+            prefix.append(tab)
+            if section.rows.isEmpty {
+                output += prefix
+                output += [tab, newline]
+            }
+            for (rowIndex, row) in section.rows.enumerated() {
+                output += prefix
+                output += String(rowIndex).utf8
+                output.append(tab)
+                appendEscaped(row.text, to: &output)
+                output.append(newline)
+            }
+        }
+        return output
+    }
+
+    private static func appendEscaped(_ string: String, to output: inout [UInt8]) {
+        for byte in string.utf8 {
+            switch byte {
+            case backslash: output += [backslash, backslash]
+            case tab: output += [backslash, UInt8(ascii: "t")]
+            case newline: output += [backslash, UInt8(ascii: "n")]
+            case carriageReturn: output += [backslash, UInt8(ascii: "r")]
+            default: output.append(byte)
+            }
+        }
+    }
+
+    private static func decodeTSV(_ data: String, tableName: String) throws -> ExchangeTable {
+        let bytes = Array(data.utf8)
+        var sections: [ExchangeSection] = []
+        // Per section: the raw header and footer fields and the line that gave them, and
+        // whether the section was given as empty (a line with no row number).
+        var sectionFields: (header: ArraySlice<UInt8>, footer: ArraySlice<UInt8>, line: Int) = ([], [], 0)
+        var sectionIsEmpty = false
+        var sawHeaderLine = false
+        try forEachLine(bytes) { number, line in
+            func failure(_ reason: String) -> CliptabError {
+                CliptabError(.invalidArgument, "tsv line \(number): \(reason)")
+            }
+            if number == 1 {
+                guard bytes[line].elementsEqual(tsvHeaderLine.utf8) else {
+                    throw failure(
+                        "expected the header line \"section\\theader\\tfooter\\trow\\ttext\" "
+                            + "(tab-separated), found \(excerpt(bytes, line))")
+                }
+                sawHeaderLine = true
+                return
+            }
+            let fields = bytes[line].split(separator: tab, omittingEmptySubsequences: false)
+            guard fields.count == 5 else {
+                throw failure(
+                    "expected 5 tab-separated fields (section, header, footer, row, text), "
+                        + "found \(fields.count); write a tab inside a field as \\t")
+            }
+            guard let sectionIndex = plainNumber(fields[0]) else {
+                throw failure("the section number \(excerpt(bytes, fields[0].indices)) is not a plain number")
+            }
+            if sectionIndex == sections.count {
+                sections.append(
+                    ExchangeSection(
+                        header: try unescape(fields[1], field: "header", failure: failure),
+                        footer: try unescape(fields[2], field: "footer", failure: failure)))
+                sectionFields = (fields[1], fields[2], number)
+                sectionIsEmpty = false
+            } else if sectionIndex + 1 == sections.count {
+                if sectionIsEmpty {
+                    throw failure(
+                        "section \(sectionIndex) was given as a section without rows on line "
+                            + "\(sectionFields.line) (empty row number), but has more lines")
+                }
+                if !fields[1].elementsEqual(sectionFields.header)
+                    || !fields[2].elementsEqual(sectionFields.footer)
+                {
+                    throw failure(
+                        "the header or footer of section \(sectionIndex) differs from the one on line "
+                            + "\(sectionFields.line); every line of a section repeats them")
+                }
+            } else {
+                let expected =
+                    sections.isEmpty ? "0" : "\(sections.count - 1) or \(sections.count)"
+                throw failure("section number \(sectionIndex) is out of order; expected \(expected)")
+            }
+            if fields[3].isEmpty {
+                guard sections[sectionIndex].rows.isEmpty, sectionFields.line == number else {
+                    throw failure(
+                        "an empty row number stands for a section without rows, but section \(sectionIndex) "
+                            + "has rows")
+                }
+                guard fields[4].isEmpty else {
+                    throw failure(
+                        "an empty row number stands for a section without rows, so the text must be empty too"
+                    )
+                }
+                sectionIsEmpty = true
+                return
+            }
+            let expectedRow = sections[sectionIndex].rows.count
+            guard let rowIndex = plainNumber(fields[3]), rowIndex == expectedRow else {
+                throw failure(
+                    "the row number \(excerpt(bytes, fields[3].indices)) is wrong; expected \(expectedRow) "
+                        + "(rows are numbered 0, 1, … in each section)")
+            }
+            sections[sectionIndex].rows.append(
+                ExchangeRow(text: try unescape(fields[4], field: "text", failure: failure)))
+        }
+        guard sawHeaderLine else {
+            throw CliptabError(
+                .invalidArgument,
+                "tsv data is empty; its first line must be the header "
+                    + "\"section\\theader\\tfooter\\trow\\ttext\""
+            )
+        }
+        return ExchangeTable(name: tableName, sections: sections)
+    }
+
+    // A section or row number: `0` or digits without a leading zero, small enough for Int.
+    private static func plainNumber(_ field: ArraySlice<UInt8>) -> Int? {
+        guard !field.isEmpty, field.count <= 18, field.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            return nil
+        }
+        if field.count > 1 && field.first == 0x30 { return nil }
+        return field.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+    }
+
+    private static func unescape(
+        _ field: ArraySlice<UInt8>, field name: String, failure: (String) -> CliptabError
+    ) throws -> String {
+        guard field.contains(backslash) else { return String(decoding: field, as: UTF8.self) }
+        var output: [UInt8] = []
+        output.reserveCapacity(field.count)
+        var index = field.startIndex
+        while index < field.endIndex {
+            let byte = field[index]
+            index += 1
+            guard byte == backslash else {
+                output.append(byte)
+                continue
+            }
+            guard index < field.endIndex else {
+                throw failure("the \(name) field ends with a lone backslash; write a backslash as \\\\")
+            }
+            switch field[index] {
+            case backslash: output.append(backslash)
+            case UInt8(ascii: "t"): output.append(tab)
+            case UInt8(ascii: "n"): output.append(newline)
+            case UInt8(ascii: "r"): output.append(carriageReturn)
+            default:
+                let end = min(index + 4, field.endIndex)
+                let next = String(decoding: field[index..<end], as: UTF8.self).unicodeScalars.first!
+                throw failure(
+                    "bad escape \"\\\(next)\" in the \(name) field; the escapes are \\t, \\n, \\r and \\\\")
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+// MARK: - json
+
+extension ExchangeCodec {
+    private static func encodeJSON(_ table: ExchangeTable) -> [UInt8] {
+        var output = Array("{\n  \"name\": ".utf8)
+        JSONText.appendQuoted(table.name, to: &output)
+        output += Array(",\n  \"sections\": [".utf8)
+        for (sectionIndex, section) in table.sections.enumerated() {
+            output += Array((sectionIndex == 0 ? "\n" : ",\n").utf8)
+            output += Array("    {\n      \"header\": ".utf8)
+            JSONText.appendQuoted(section.header, to: &output)
+            output += Array(",\n      \"footer\": ".utf8)
+            JSONText.appendQuoted(section.footer, to: &output)
+            output += Array(",\n      \"rows\": [".utf8)
+            for (rowIndex, row) in section.rows.enumerated() {
+                output += Array((rowIndex == 0 ? "\n" : ",\n").utf8)
+                output += Array("        {\"id\": \(row.id), \"text\": ".utf8)
+                JSONText.appendQuoted(row.text, to: &output)
+                output.append(UInt8(ascii: "}"))
+            }
+            output += Array((section.rows.isEmpty ? "]\n    }" : "\n      ]\n    }").utf8)
+        }
+        output += Array((table.sections.isEmpty ? "]\n}\n" : "\n  ]\n}\n").utf8)
+        return output
+    }
+
+    private static func decodeJSON(_ data: String, tableName: String) throws -> ExchangeTable {
+        let root = try JSONText.parse(data)
+        func failure(_ node: JSONNode, _ reason: String) -> CliptabError {
+            CliptabError(.invalidArgument, "bad table JSON at byte offset \(node.offset): \(reason)")
+        }
+        func members(_ node: JSONNode, _ path: String) throws -> [String: JSONNode] {
+            guard case .object(let members) = node.value else {
+                throw failure(node, "\(path) must be an object, found \(node.value.kind)")
+            }
+            return Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.node) })
+        }
+        func string(_ node: JSONNode?, _ path: String) throws -> String? {
+            guard let node else { return nil }
+            guard case .string(let value) = node.value else {
+                throw failure(node, "\(path) must be a string, found \(node.value.kind)")
+            }
+            return value
+        }
+        func array(_ node: JSONNode?, in parent: JSONNode, _ path: String) throws -> [JSONNode] {
+            guard let node else {
+                throw failure(parent, "\(path) is missing; it must be an array")
+            }
+            guard case .array(let elements) = node.value else {
+                throw failure(node, "\(path) must be an array, found \(node.value.kind)")
+            }
+            return elements
+        }
+
+        let top = try members(root, "the top level ({\"name\": …, \"sections\": […]})")
+        _ = try string(top["name"], "name")
+        var sections: [ExchangeSection] = []
+        for (sectionIndex, sectionNode) in try array(top["sections"], in: root, "sections").enumerated() {
+            let path = "sections[\(sectionIndex)]"
+            let fields = try members(sectionNode, path)
+            var section = ExchangeSection(
+                header: try string(fields["header"], path + ".header") ?? "",
+                footer: try string(fields["footer"], path + ".footer") ?? "")
+            let rows = try array(fields["rows"], in: sectionNode, path + ".rows")
+            for (rowIndex, rowNode) in rows.enumerated() {
+                let rowPath = "\(path).rows[\(rowIndex)]"
+                guard let text = try string(try members(rowNode, rowPath)["text"], rowPath + ".text") else {
+                    throw failure(rowNode, "\(rowPath).text is missing; it must be a string")
+                }
+                section.rows.append(ExchangeRow(text: text))
+            }
+            sections.append(section)
+        }
+        return ExchangeTable(name: tableName, sections: sections)
+    }
+}
