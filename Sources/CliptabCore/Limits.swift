@@ -30,6 +30,10 @@ public struct Limits: Equatable, Sendable {
             throw CliptabError(
                 .limitExceeded, "\(what) is \(size) bytes; the limit is \(maxCellBytes) bytes")
         }
+        // D-Bus strings cannot carry NUL, so a cell holding one could never be read back.
+        if text.utf8.contains(0) {
+            throw CliptabError(.invalidArgument, "\(what) contains a NUL character, which cannot be stored")
+        }
     }
 }
 

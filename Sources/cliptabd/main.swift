@@ -110,9 +110,8 @@ func run() -> Int32 {
         return 1
     }
     let interface = CliptabInterface(service: service).makeInterface()
-    let object: BusObject
     do {
-        object = try BusObject.register(on: bus, path: CliptabBus.path, interfaces: [interface])
+        try bus.registerObject(path: CliptabBus.path, interfaces: [interface])
     } catch {
         Log.line("Failed to register \(CliptabBus.path): \(error)")
         return 1
@@ -130,7 +129,13 @@ func run() -> Int32 {
         emit(signal.name, signal.values)
         switch event {
         case .tableAdded, .tableRemoved, .tableRenamed:
-            try? object.emitPropertiesChanged(interface: CliptabBus.interface, names: ["Tables"])
+            let names = BusValue.array(elementSignature: "s", tables.listTables().map { .string($0) })
+            do {
+                try bus.emitPropertiesChanged(
+                    path: CliptabBus.path, interface: CliptabBus.interface, changed: ["Tables": names])
+            } catch {
+                Log.line("Failed to emit PropertiesChanged: \(error), ignoring")
+            }
         default:
             break
         }
@@ -155,13 +160,25 @@ func run() -> Int32 {
     }
     Log.line("serving \(CliptabBus.name) with \(catalog.tables.count) tables from \(store.path)")
 
+    // With allowReplacement, a `cliptabd --replace` takes the name: this one then stops.
+    var replaced = false
+    bus.addSignalHandler { message in
+        if message.member == "NameLost" && message.interface == "org.freedesktop.DBus",
+            (try? message.readValues()) == [.string(CliptabBus.name)]
+        {
+            replaced = true
+        }
+    }
     let loop = EventLoop(bus: bus, signals: signals)
+    loop.shouldStop = { replaced }
     loop.onReload = { Log.line("SIGHUP: nothing to reload yet (no configuration file support), ignoring") }
     let exit = loop.run()
-    withExtendedLifetime(object) {}
     switch exit {
     case .signal(let number):
         Log.line("stopping on signal \(number)")
+        return 0
+    case .stopped:
+        Log.line("another cliptabd took over \(CliptabBus.name); stopping")
         return 0
     case .busLost:
         Log.line("lost the connection to the session bus; stopping")

@@ -21,6 +21,8 @@ public enum LoopExit: Equatable {
     case signal(Int32)
     /// The bus connection was lost.
     case busLost
+    /// `shouldStop` said so (the bus name was taken over).
+    case stopped
 }
 
 /// The daemon's one thread and one `poll()`: the D-Bus watches and timeouts, the signal
@@ -30,6 +32,8 @@ public final class EventLoop {
     private let signals: SignalChannel
     /// Other sources, polled beside the bus (the clipboard's X connection).
     public var sources: [PollSource] = []
+    /// Asked after every dispatch; true ends the loop.
+    public var shouldStop: () -> Bool = { false }
     /// Called for SIGHUP.
     public var onReload: () -> Void = {}
 
@@ -49,6 +53,7 @@ public final class EventLoop {
             for source in sources { source.process(now: now) }
             bus.flush()
             if !bus.isConnected { return .busLost }
+            if shouldStop() { return .stopped }
 
             var descriptors = bus.pollDescriptors()
             let busCount = descriptors.count
