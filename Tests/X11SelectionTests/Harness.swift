@@ -210,9 +210,10 @@ enum Sample {
     /// Nothing.
     static let empty: [UInt8] = []
 
-    /// `count` bytes of varied, valid UTF-8 text (with multi-byte characters), deterministic.
-    static func large(_ count: Int) -> [UInt8] {
-        let line = Array("line of text with ümlauts, 漢字 and 🙂 emoji\t…\n".utf8)
+    /// `count` bytes of varied, valid UTF-8 text (with multi-byte characters, and emoji
+    /// unless `emoji` is false), deterministic.
+    static func large(_ count: Int, emoji: Bool = true) -> [UInt8] {
+        let line = Array("line of text with ümlauts, 漢字 and \(emoji ? "🙂" : "☺") emoji\t…\n".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count + line.count)
         var number = 0
