@@ -198,7 +198,7 @@ final class DisplayConnection {
     }
 
     /// Reads the whole of `property` of `window` in bounded pieces, refusing values larger
-    /// than `maxBytes`; deletes the property afterwards when `delete` is true.
+    /// than `maxBytes`; deletes the property afterwards (also when refused) if `delete`.
     func readProperty(_ window: UInt, _ property: UInt, maxBytes: Int, delete: Bool) -> PropertyContents {
         guard !isBroken else { return .missing }
         var bytes: [UInt8] = []
@@ -223,7 +223,10 @@ final class DisplayConnection {
                 type = actualType
                 format = actualFormat
                 let total = Int(items) * Int(actualFormat) / 8 + Int(remaining)
-                if total > maxBytes { return .tooLarge(byteCount: total) }
+                if total > maxBytes {
+                    if delete { deleteProperty(window, property) }
+                    return .tooLarge(byteCount: total)
+                }
                 bytes.reserveCapacity(actualFormat == 32 ? total * 2 : total)
             }
             let itemSize =

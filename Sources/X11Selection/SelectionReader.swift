@@ -64,6 +64,10 @@ final class SelectionReader {
     private let atoms: KnownAtoms
     private var reads: [PendingRead] = []
     private var freeProperties: [UInt] = []
+    /// Properties of reads that ended while the owner may still write (timeout, size cap):
+    /// never reused, and emptied whenever the owner writes, so that an owner in the middle
+    /// of an INCR transfer runs to its end instead of waiting on us.
+    private var abandonedProperties: Set<UInt> = []
     private var propertiesMade = 0
 
     /// Answers reads of a selection this client owns by the time the read starts.
@@ -99,6 +103,10 @@ final class SelectionReader {
 
     /// Handles a SelectionNotify sent to our window; false when no read expected it.
     func selectionNotified(_ event: XSelectionEvent) -> Bool {
+        if abandonedProperties.contains(event.property) {
+            connection.deleteProperty(ownWindow, event.property)
+            return true
+        }
         guard let selection = atoms.selection(for: event.selection),
             let read = reads.first(where: { $0.selection == selection && $0.isConverting }),
             case .converting(let target) = read.stage,
@@ -118,6 +126,10 @@ final class SelectionReader {
     ///
     /// Returns false when the property belongs to no read.
     func propertyChanged(_ event: XPropertyEvent) -> Bool {
+        if abandonedProperties.contains(event.atom) {
+            if event.state == PropertyNewValue { connection.deleteProperty(ownWindow, event.atom) }
+            return true
+        }
         guard let read = reads.first(where: { $0.property == event.atom }) else { return false }
         // Only a new value matters, and only once the transfer started; our own deletions
         // and the value written before the SelectionNotify are ignored.
@@ -127,7 +139,6 @@ final class SelectionReader {
         case .missing:
             break
         case .tooLarge(let byteCount):
-            connection.deleteProperty(ownWindow, read.property)
             finish(
                 read, .failure(tooLarge(read, atLeast: read.received.count + byteCount)), reuseProperty: false
             )
@@ -295,7 +306,11 @@ final class SelectionReader {
         guard reads.contains(where: { $0 === read }) else { return }
         reads.removeAll { $0 === read }
         WipingBuffer.wipe(&read.received)
-        if reuseProperty { freeProperties.append(read.property) }
+        if reuseProperty {
+            freeProperties.append(read.property)
+        } else {
+            abandonedProperties.insert(read.property)
+        }
         startNext(for: read.selection)
         read.completion(result)
     }

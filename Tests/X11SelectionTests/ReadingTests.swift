@@ -121,6 +121,26 @@ struct ReadingTests {
         #expect(try harness.read(maxBytes: 10_000)?.get() == Sample.large(10_000))
     }
 
+    @Test func abandonedTransferIsDrainedSoTheOwnerIsNotStuck() throws {
+        let harness = try Harness()
+        let text = Sample.large(10 << 20)
+        // xclip 0.13 serves one INCR transfer at a time and drops requests meanwhile: if the
+        // reader stopped deleting the property after giving up, xclip would be stuck and
+        // answer nobody any more (astrand/xclip #34).
+        let process = try harness.startOwner(
+            ["xclip", "-quiet", "-i", "-selection", "clipboard"], text: text)
+        defer { process.terminate(graceMilliseconds: 1000) }
+        guard case .failure(.tooLarge)? = harness.read(maxBytes: 1 << 20) else {
+            Issue.record("expected .tooLarge")
+            return
+        }
+        // Let the abandoned transfer drain (milliseconds locally), then read again.
+        harness.pump(milliseconds: 1000)
+        let result = try #require(harness.read(timeoutMilliseconds: 5000))
+        if case .failure(let error) = result { Issue.record("second read: \(error)") }
+        #expect(mismatch((try? result.get()) ?? [], text) == nil)
+    }
+
     @Test func ownTextIsReadWithoutARoundTrip() throws {
         let harness = try Harness()
         try harness.service.own(.clipboard, text: Sample.unicode, secret: false)
