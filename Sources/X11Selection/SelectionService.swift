@@ -25,6 +25,10 @@ public final class SelectionService {
     /// The result of a clipboard-manager hand-over in progress: nil until it answers.
     private var handOverAnswer: Bool?
     private var brokenHandled = false
+    /// True when the last `processEvents(now:)` stopped at its budget with events queued.
+    private var eventsLeftQueued = false
+    /// The most events one `processEvents(now:)` handles.
+    private static let eventsPerCall = 256
 
     /// Called when another client takes a selection this service owned.
     ///
@@ -83,8 +87,9 @@ public final class SelectionService {
 
     /// Handles everything that is due, then returns with Xlib's queue empty and flushed.
     ///
-    /// First the timers that expired by `now`, then every queued X event
-    /// (SelectionRequest, SelectionClear, SelectionNotify, PropertyNotify, DestroyNotify).
+    /// First the timers that expired by `now`, then the queued X events (SelectionRequest,
+    /// SelectionClear, SelectionNotify, PropertyNotify, DestroyNotify) — at most a few
+    /// hundred per call; when some are left, `nextDeadline()` returns a time already due.
     public func processEvents(now: UInt64) {
         if connection.isBroken {
             handleBrokenConnection()
@@ -92,7 +97,19 @@ public final class SelectionService {
         }
         writer.expire(now: now)
         reader.expire(now: now)
+        // Bounded, so that a flood of X events (many INCR transfers at once) cannot starve
+        // the loop's other sources; `nextDeadline()` asks for an immediate call meanwhile.
+        var budget = Self.eventsPerCall
+        eventsLeftQueued = false
         while !connection.isBroken {
+            if budget == 0 {
+                eventsLeftQueued = true
+                // Only here: after the final XPending (which flushed and found nothing), a
+                // flush could read new events into the queue, where poll cannot see them.
+                connection.flush()
+                break
+            }
+            budget -= 1
             if !deferredEvents.isEmpty {
                 dispatch(deferredEvents.removeFirst(), now: now)
             } else if connection.pendingEventCount() > 0 {
@@ -109,7 +126,8 @@ public final class SelectionService {
     /// inactivity timeout or a read timeout), or nil when nothing is timed.
     public func nextDeadline() -> UInt64? {
         if connection.isBroken { return nil }
-        if !deferredEvents.isEmpty { return 0 }
+        // Events already read into Xlib's queue do not make the socket readable.
+        if !deferredEvents.isEmpty || eventsLeftQueued { return 0 }
         return [writer.nextDeadline, reader.nextDeadline].compactMap { $0 }.min()
     }
 
