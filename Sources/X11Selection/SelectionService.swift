@@ -27,8 +27,6 @@ public final class SelectionService {
     private var brokenHandled = false
     /// True when the last `processEvents(now:)` stopped at its budget with events queued.
     private var eventsLeftQueued = false
-    /// The most events one `processEvents(now:)` handles.
-    private static let eventsPerCall = 256
 
     /// Called when another client takes a selection this service owned.
     ///
@@ -99,7 +97,7 @@ public final class SelectionService {
         reader.expire(now: now)
         // Bounded, so that a flood of X events (many INCR transfers at once) cannot starve
         // the loop's other sources; `nextDeadline()` asks for an immediate call meanwhile.
-        var budget = Self.eventsPerCall
+        var budget = max(configuration.maximumEventsPerCall, 1)
         eventsLeftQueued = false
         while !connection.isBroken {
             if budget == 0 {

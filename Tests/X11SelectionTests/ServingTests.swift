@@ -270,6 +270,32 @@ struct IncrementalTests {
         #expect(harness.pump(milliseconds: 3000) { harness.service.activeTransferCount == 0 })
     }
 
+    @Test func eventBudgetAsksForAnImmediateCall() throws {
+        let harness = try Harness(configuration: SelectionConfiguration(maximumEventsPerCall: 1))
+        let text = Sample.large(2 << 20)
+        try harness.service.own(.clipboard, text: text, secret: false)
+        let reader = RunningClient(try harness.spawn("xclip", ["-selection", "clipboard", "-o"]))
+        // Drive the service as a strict daemon would: wait for the socket, or for the
+        // deadline, never on a timer of its own. Leftover queued events must show up as a
+        // deadline that is already due, or this loop stalls.
+        var dueAtOnce = 0
+        let deadline = MonotonicClock.milliseconds() + 20_000
+        while reader.process.isRunning && MonotonicClock.milliseconds() < deadline {
+            let now = MonotonicClock.milliseconds()
+            harness.service.processEvents(now: now)
+            let next = harness.service.nextDeadline()
+            if let next, next <= now { dueAtOnce += 1 }
+            let wait = next.map { $0 > now ? Int($0 - now) : 0 } ?? 1000
+            var fds = [pollfd(fd: harness.service.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+            fds += reader.pollDescriptors
+            _ = poll(&fds, nfds_t(fds.count), Int32(min(wait, 1000)))
+            for entry in fds.dropFirst() where entry.revents != 0 { reader.drain(entry) }
+        }
+        let result = harness.finish([reader])[0]
+        #expect(dueAtOnce > 0)
+        #expect(mismatch(result.output, text) == nil)
+    }
+
     @Test func transferFinishesAfterOwnershipIsLost() throws {
         let harness = try Harness()
         let text = Sample.large(10 << 20)
