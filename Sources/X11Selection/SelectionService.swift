@@ -9,8 +9,10 @@ import Glibc
 /// events that `poll` cannot see) and whenever `fileDescriptor` is readable; wait at most
 /// until `nextDeadline()`. Once `isBroken` is true, stop polling the descriptor.
 /// Callbacks (`onOwnershipLost`, read completions) run inside `processEvents(now:)`,
-/// `readText`, or the bounded waits of `own` and `handOverToClipboardManager`.
+/// inside `handOverToClipboardManager` (which drives the loop itself while it waits), or
+/// inside `readText` when it can answer at once (our own selection, a lost display).
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
+/// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
     private let connection: DisplayConnection
     private let window: UInt
