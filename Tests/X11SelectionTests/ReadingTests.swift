@@ -26,6 +26,14 @@ struct ReadingTests {
         #expect(harness.service.pendingReadCount == 0)
     }
 
+    @Test func readsEmptyText() throws {
+        let harness = try Harness()
+        // xsel gives the selection up on empty input instead of owning an empty text.
+        let process = try harness.startOwner(["xclip", "-quiet", "-i", "-selection", "clipboard"], text: [])
+        defer { process.terminate(graceMilliseconds: 1000) }
+        #expect(try harness.read()?.get() == [])
+    }
+
     @Test func readsPrimary() throws {
         let harness = try Harness()
         let process = try harness.startOwner(
