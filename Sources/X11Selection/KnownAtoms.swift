@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+
+/// The atoms the service uses, interned once in one round trip.
+struct KnownAtoms {
+    /// `CLIPBOARD`.
+    let clipboard: UInt
+    /// `PRIMARY`.
+    let primary: UInt
+    /// `TARGETS`: the list of targets an owner offers.
+    let targets: UInt
+    /// `TIMESTAMP`: the time the owner acquired the selection.
+    let timestamp: UInt
+    /// `MULTIPLE`: several conversions in one request.
+    let multiple: UInt
+    /// `ATOM_PAIR`: the type of a MULTIPLE parameter list.
+    let atomPair: UInt
+    /// `UTF8_STRING`.
+    let utf8String: UInt
+    /// `STRING` (ISO 8859-1).
+    let string: UInt
+    /// `TEXT`: answered as STRING or COMPOUND_TEXT.
+    let text: UInt
+    /// `COMPOUND_TEXT`.
+    let compoundText: UInt
+    /// `text/plain;charset=utf-8`.
+    let plainTextUTF8: UInt
+    /// `text/plain` (US-ASCII).
+    let plainText: UInt
+    /// `x-kde-passwordManagerHint`: `secret` keeps a copy out of clipboard histories.
+    let passwordManagerHint: UInt
+    /// `SAVE_TARGETS`: the clipboard manager hand-over.
+    let saveTargets: UInt
+    /// `CLIPBOARD_MANAGER`: the selection a clipboard manager owns.
+    let clipboardManager: UInt
+    /// `INCR`: the type announcing an incremental transfer.
+    let incremental: UInt
+    /// `NULL`: the type of a side-effect target's empty reply.
+    let null: UInt
+    /// `ATOM`.
+    let atom: UInt
+    /// `INTEGER`.
+    let integer: UInt
+    /// The property on our window whose zero-length appends yield server timestamps.
+    let timestampProperty: UInt
+    /// The property on our window that lists the targets a clipboard manager should save.
+    let saveTargetsProperty: UInt
+
+    /// Interns every atom in one round trip.
+    init(connection: DisplayConnection) {
+        let names = [
+            "CLIPBOARD", "PRIMARY", "TARGETS", "TIMESTAMP", "MULTIPLE", "ATOM_PAIR", "UTF8_STRING",
+            "STRING", "TEXT", "COMPOUND_TEXT", "text/plain;charset=utf-8", "text/plain",
+            "x-kde-passwordManagerHint", "SAVE_TARGETS", "CLIPBOARD_MANAGER", "INCR", "NULL", "ATOM",
+            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS",
+        ]
+        let atoms = connection.internAtoms(names)
+        clipboard = atoms[0]
+        primary = atoms[1]
+        targets = atoms[2]
+        timestamp = atoms[3]
+        multiple = atoms[4]
+        atomPair = atoms[5]
+        utf8String = atoms[6]
+        string = atoms[7]
+        text = atoms[8]
+        compoundText = atoms[9]
+        plainTextUTF8 = atoms[10]
+        plainText = atoms[11]
+        passwordManagerHint = atoms[12]
+        saveTargets = atoms[13]
+        clipboardManager = atoms[14]
+        incremental = atoms[15]
+        null = atoms[16]
+        atom = atoms[17]
+        integer = atoms[18]
+        timestampProperty = atoms[19]
+        saveTargetsProperty = atoms[20]
+    }
+
+    /// The atom of `selection`.
+    func atom(for selection: SelectionName) -> UInt {
+        switch selection {
+        case .clipboard: return clipboard
+        case .primary: return primary
+        }
+    }
+
+    /// The selection named by `atom`, if it is one of ours.
+    func selection(for atom: UInt) -> SelectionName? {
+        switch atom {
+        case clipboard: return .clipboard
+        case primary: return .primary
+        default: return nil
+        }
+    }
+}

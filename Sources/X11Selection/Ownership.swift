@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+
+/// What one reply to a SelectionRequest writes into the requestor's property.
+enum Reply {
+    /// Format-8 data of the given type.
+    case bytes(type: UInt, WipingBuffer)
+    /// Format-32 data (atoms, integers) of the given type, as C `long`s.
+    case longs(type: UInt, [UInt])
+}
+
+/// A selection this client owns: the text, whether it is a secret, and the server time at
+/// which ownership was acquired (ICCCM §2.1: needed for TIMESTAMP, for refusing older
+/// requests, for ignoring stale SelectionClear events and for releasing it).
+struct Ownership {
+    /// The UTF-8 text.
+    let text: WipingBuffer
+    /// True for passwords: adds the password-manager hint, never handed to a manager.
+    let secret: Bool
+    /// The acquisition timestamp.
+    let time: UInt
+    /// Which selection.
+    let selection: SelectionName
+
+    /// The targets to list in a TARGETS reply (ICCCM §2.6.2: every target, including
+    /// TARGETS, MULTIPLE and TIMESTAMP).
+    func targets(_ atoms: KnownAtoms) -> [UInt] {
+        var list = [
+            atoms.targets, atoms.timestamp, atoms.multiple, atoms.utf8String, atoms.plainTextUTF8,
+            atoms.plainText, atoms.string, atoms.text, atoms.compoundText,
+        ]
+        if secret {
+            list.append(atoms.passwordManagerHint)
+        } else if selection == .clipboard {
+            // Listed only when a hand-over to a clipboard manager may happen; never for secrets.
+            list.append(atoms.saveTargets)
+        }
+        return list
+    }
+
+    /// The targets a clipboard manager should save: the text targets, not the side-effect
+    /// and meta targets.
+    static func savedTargets(_ atoms: KnownAtoms) -> [UInt] {
+        [atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText]
+    }
+
+    /// The reply for `target` (MULTIPLE excluded), or nil to refuse it.
+    func reply(to target: UInt, atoms: KnownAtoms, connection: DisplayConnection) -> Reply? {
+        switch target {
+        case atoms.targets:
+            return .longs(type: atoms.atom, targets(atoms))
+        case atoms.timestamp:
+            return .longs(type: atoms.integer, [time])
+        case atoms.utf8String, atoms.plainTextUTF8:
+            return .bytes(type: target, text)
+        case atoms.plainText:
+            var ascii = text.withBytes { TextEncoding.ascii(fromUTF8: $0) }
+            return .bytes(type: target, WipingBuffer.taking(&ascii))
+        case atoms.string:
+            return .bytes(type: atoms.string, latin1().buffer)
+        case atoms.text:
+            // ICCCM: TEXT is answered in a real encoding, STRING when it can hold the text.
+            let latin1 = latin1()
+            if latin1.lossless { return .bytes(type: atoms.string, latin1.buffer) }
+            return compoundText(atoms: atoms, connection: connection)
+        case atoms.compoundText:
+            return compoundText(atoms: atoms, connection: connection)
+        case atoms.passwordManagerHint where secret:
+            return .bytes(type: target, WipingBuffer.copying(Array("secret".utf8)))
+        case atoms.saveTargets where !secret && selection == .clipboard:
+            // A side-effect target: an empty reply of type NULL (clipboard manager spec).
+            return .longs(type: atoms.null, [])
+        default:
+            return nil
+        }
+    }
+
+    /// The text in ISO 8859-1 with `?` for other characters, and whether nothing was lost.
+    private func latin1() -> (buffer: WipingBuffer, lossless: Bool) {
+        var (bytes, lossless) = text.withBytes { TextEncoding.latin1(fromUTF8: $0) }
+        return (WipingBuffer.taking(&bytes), lossless)
+    }
+
+    /// COMPOUND_TEXT through Xlib; when the locale cannot convert, the ISO 8859-1 form,
+    /// which is valid compound text (its initial state is ISO 8859-1), with `?` fallbacks.
+    private func compoundText(atoms: KnownAtoms, connection: DisplayConnection) -> Reply {
+        if var converted = text.withBytes({ connection.compoundText(fromUTF8: $0) }) {
+            return .bytes(type: atoms.compoundText, WipingBuffer.taking(&converted))
+        }
+        return .bytes(type: atoms.compoundText, latin1().buffer)
+    }
+}

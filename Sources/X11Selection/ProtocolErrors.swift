@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+import CX11
+
+/// One X protocol error as the error handler saw it.
+struct ProtocolErrorRecord: Equatable, Sendable {
+    /// The address of the connection the failed request was sent on (only compared).
+    let display: Int
+    /// The serial number of the failed request.
+    let serial: UInt
+    /// The error code, such as `BadWindow` (3).
+    let errorCode: UInt8
+    /// The major opcode of the failed request, such as `X_ChangeProperty` (18).
+    let requestCode: UInt8
+    /// The resource the request named (window, atom, …).
+    let resource: UInt
+}
+
+/// The process-wide X error handler and the errors it recorded.
+///
+/// Xlib keeps one error handler per process, and its default handler calls `exit` on any
+/// error; a requestor window that vanishes mid-transfer (BadWindow) must not end the daemon.
+/// The handler only records and returns 0: it must not call Xlib, which holds the display
+/// lock while it runs. The recorded errors are turned into Swift errors by
+/// `DisplayConnection.checked(_:)` and nowhere else.
+enum ProtocolErrors {
+    /// Errors recorded and not yet collected, oldest first.
+    ///
+    /// `nonisolated(unsafe)` because Xlib calls the handler through a C function pointer
+    /// that cannot carry context. It is safe here: every display of this module is used from
+    /// one thread (the loop's), and Xlib calls the handler on the thread that made the call
+    /// that read the error, with the display lock held.
+    nonisolated(unsafe) private static var records: [ProtocolErrorRecord] = []
+
+    /// Installs the recording error handler and the quiet I/O error handler (idempotent).
+    static func installHandlers() {
+        XSetErrorHandler { display, event in
+            guard let event else { return 0 }
+            ProtocolErrors.record(
+                ProtocolErrorRecord(
+                    display: Int(bitPattern: display), serial: event.pointee.serial,
+                    errorCode: event.pointee.error_code,
+                    requestCode: event.pointee.request_code, resource: event.pointee.resourceid))
+            // The return value is ignored by Xlib.
+            return 0
+        }
+        // The default I/O error handler prints to standard error and then calls exit(1)
+        // before the per-display exit handler is ever reached; this library never logs, and
+        // what happens after an I/O error is decided by `DisplayConnection`'s exit handler.
+        XSetIOErrorHandler { _ in 0 }
+    }
+
+    /// Records one error; called by the error handler only.
+    private static func record(_ record: ProtocolErrorRecord) {
+        // Bounded, so that a flood of errors nobody collects cannot grow without limit.
+        if records.count >= 1024 { records.removeFirst(records.count - 1023) }
+        records.append(record)
+    }
+
+    /// Removes and returns the errors of `display` for requests with serial ≥ `serial`;
+    /// older errors of that display are dropped (nobody waits for them any more).
+    static func take(display: OpaquePointer, fromSerial serial: UInt) -> [ProtocolErrorRecord] {
+        var taken: [ProtocolErrorRecord] = []
+        records.removeAll { record in
+            guard record.display == Int(bitPattern: display) else { return false }
+            if record.serial >= serial { taken.append(record) }
+            return true
+        }
+        return taken
+    }
+
+    /// Drops every recorded error of `display`.
+    static func discard(display: OpaquePointer) {
+        records.removeAll { $0.display == Int(bitPattern: display) }
+    }
+}

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+import CX11
+
+/// The requestor side (ICCCM §2.4, §2.7.2): asynchronous reads of a selection owned by
+/// another client, driven by the events of the service's loop.
+///
+/// Per selection at most one conversion waits for its SelectionNotify at a time: a refusal
+/// (property None) names no property, so two outstanding conversions of the same selection
+/// could not be told apart. Reads that have moved on to receiving INCR chunks no longer
+/// need the notification, so the next read starts then. Each read has its own property.
+final class SelectionReader {
+    /// The outcome a read reports.
+    typealias Completion = (Result<[UInt8], SelectionReadError>) -> Void
+
+    private enum Stage {
+        case queued
+        case converting(target: UInt)
+        case receivingIncrements
+    }
+
+    private final class PendingRead {
+        let selection: SelectionName
+        let property: UInt
+        let deadline: UInt64
+        let timeoutMilliseconds: Int
+        let maxBytes: Int
+        let completion: Completion
+        var stage: Stage = .queued
+        /// Targets still to try when the owner refused TARGETS.
+        var fallbackTargets: [UInt] = []
+        var received: [UInt8] = []
+        var receivedType: UInt = 0
+
+        init(
+            selection: SelectionName, property: UInt, deadline: UInt64, timeoutMilliseconds: Int,
+            maxBytes: Int, completion: @escaping Completion
+        ) {
+            self.selection = selection
+            self.property = property
+            self.deadline = deadline
+            self.timeoutMilliseconds = timeoutMilliseconds
+            self.maxBytes = maxBytes
+            self.completion = completion
+        }
+
+        var isQueued: Bool {
+            if case .queued = stage { return true }
+            return false
+        }
+
+        var isConverting: Bool {
+            if case .converting = stage { return true }
+            return false
+        }
+
+        var isReceivingIncrements: Bool {
+            if case .receivingIncrements = stage { return true }
+            return false
+        }
+    }
+
+    private let connection: DisplayConnection
+    private let ownWindow: UInt
+    private let atoms: KnownAtoms
+    private var reads: [PendingRead] = []
+    private var freeProperties: [UInt] = []
+    /// Properties of reads that ended while the owner may still write (timeout, size cap):
+    /// never reused, and emptied whenever the owner writes, so that an owner in the middle
+    /// of an INCR transfer runs to its end instead of waiting on us.
+    private var abandonedProperties: Set<UInt> = []
+    private var propertiesMade = 0
+
+    /// Answers reads of a selection this client owns by the time the read starts.
+    var ownedText: (SelectionName) -> WipingBuffer? = { _ in nil }
+
+    /// Makes a reader that receives into properties of `ownWindow`.
+    init(connection: DisplayConnection, ownWindow: UInt, atoms: KnownAtoms) {
+        self.connection = connection
+        self.ownWindow = ownWindow
+        self.atoms = atoms
+    }
+
+    /// The number of reads not yet completed.
+    var pendingCount: Int { reads.count }
+
+    /// The earliest read deadline, if any.
+    var nextDeadline: UInt64? { reads.map(\.deadline).min() }
+
+    /// Starts reading `selection`; `completion` runs from a later event or timeout.
+    func read(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int, now: UInt64,
+        completion: @escaping Completion
+    ) {
+        let read = PendingRead(
+            selection: selection, property: takeProperty(),
+            deadline: now + UInt64(max(timeoutMilliseconds, 0)), timeoutMilliseconds: timeoutMilliseconds,
+            maxBytes: max(maxBytes, 0), completion: completion)
+        reads.append(read)
+        startNext(for: selection)
+    }
+
+    // MARK: - Events
+
+    /// Handles a SelectionNotify sent to our window; false when no read expected it.
+    func selectionNotified(_ event: XSelectionEvent) -> Bool {
+        if abandonedProperties.contains(event.property) {
+            connection.deleteProperty(ownWindow, event.property)
+            return true
+        }
+        guard let selection = atoms.selection(for: event.selection),
+            let read = reads.first(where: { $0.selection == selection && $0.isConverting }),
+            case .converting(let target) = read.stage,
+            event.property == read.property || (event.property == UInt(None) && event.target == target)
+        else { return false }
+        if event.property == UInt(None) {
+            refused(read, target: target)
+        } else if target == atoms.targets {
+            receivedTargets(read)
+        } else {
+            receivedConversion(read)
+        }
+        return true
+    }
+
+    /// Handles a PropertyNotify on our window (a new INCR chunk for a read).
+    ///
+    /// Returns false when the property belongs to no read.
+    func propertyChanged(_ event: XPropertyEvent) -> Bool {
+        if abandonedProperties.contains(event.atom) {
+            if event.state == PropertyNewValue { connection.deleteProperty(ownWindow, event.atom) }
+            return true
+        }
+        guard let read = reads.first(where: { $0.property == event.atom }) else { return false }
+        // Only a new value matters, and only once the transfer started; our own deletions
+        // and the value written before the SelectionNotify are ignored.
+        guard event.state == PropertyNewValue, read.isReceivingIncrements else { return true }
+        let limit = read.maxBytes - read.received.count
+        switch connection.readProperty(ownWindow, read.property, maxBytes: limit, delete: true) {
+        case .missing:
+            break
+        case .tooLarge(let byteCount):
+            finish(
+                read, .failure(tooLarge(read, atLeast: read.received.count + byteCount)), reuseProperty: false
+            )
+        case .value(let value) where value.itemCount == 0:
+            // ICCCM §2.7.2: a zero-length property ends the transfer.
+            var bytes = read.received
+            read.received = []
+            deliver(read, bytes: &bytes, type: read.receivedType == 0 ? value.type : read.receivedType)
+        case .value(let value):
+            read.received.append(contentsOf: value.bytes)
+            read.receivedType = value.type
+        }
+        return true
+    }
+
+    /// Fails reads whose deadline passed.
+    func expire(now: UInt64) {
+        for read in reads where read.deadline <= now {
+            let message =
+                "the owner of \(read.selection) did not deliver its contents within"
+                + " \(read.timeoutMilliseconds) ms (the program may be hung)"
+            // The owner may still write into the property later: never reuse it.
+            finish(read, .failure(.timedOut(message)), reuseProperty: false)
+        }
+    }
+
+    /// Fails every read: the display is gone.
+    func failAll(_ error: SelectionReadError) {
+        while let read = reads.first {
+            finish(read, .failure(error), reuseProperty: false)
+        }
+    }
+
+    // MARK: - Steps
+
+    private func startNext(for selection: SelectionName) {
+        guard !reads.contains(where: { $0.selection == selection && $0.isConverting }),
+            let read = reads.first(where: { $0.selection == selection && $0.isQueued })
+        else { return }
+        if connection.isBroken {
+            finish(
+                read, .failure(.unavailable("the X display \(connection.name) is gone")), reuseProperty: false
+            )
+        } else if let text = ownedText(selection) {
+            // Never ask ourselves: a single-threaded owner waiting for its own answer
+            // would wait forever (ICCCM §2.4 via Qt's note).
+            var bytes = text.copiedBytes
+            deliver(read, bytes: &bytes, type: atoms.utf8String)
+        } else if connection.selectionOwner(atoms.atom(for: selection)) == UInt(None) {
+            let message = "nothing to paste: no program owns \(selection)"
+            finish(read, .failure(.empty(message)), reuseProperty: true)
+        } else {
+            // ICCCM §2.6.2: ask what the owner offers, then pick the best text target.
+            convert(read, target: atoms.targets)
+        }
+    }
+
+    private func convert(_ read: PendingRead, target: UInt) {
+        read.stage = .converting(target: target)
+        // ICCCM §2.4: the property should not exist before the conversion.
+        connection.deleteProperty(ownWindow, read.property)
+        // CurrentTime: a paste requested over D-Bus has no triggering X event to take the
+        // time from; owners accept CurrentTime requests.
+        connection.convertSelection(
+            atoms.atom(for: read.selection), target: target, property: read.property, requestor: ownWindow,
+            time: UInt(CurrentTime))
+        connection.flush()
+    }
+
+    private func refused(_ read: PendingRead, target: UInt) {
+        if target == atoms.targets {
+            // An owner that does not answer TARGETS may still convert to text.
+            read.fallbackTargets = [atoms.utf8String, atoms.string]
+        }
+        if !read.fallbackTargets.isEmpty {
+            convert(read, target: read.fallbackTargets.removeFirst())
+            return
+        }
+        let message = "the owner of \(read.selection) refused to give its contents as text"
+        finish(read, .failure(.empty(message)), reuseProperty: true)
+    }
+
+    private func receivedTargets(_ read: PendingRead) {
+        guard
+            case .value(let value) = connection.readProperty(
+                ownWindow, read.property, maxBytes: 1 << 16, delete: true)
+        else {
+            refused(read, target: atoms.targets)
+            return
+        }
+        let offered = value.longs
+        // Best first: UTF-8 is lossless; STRING is Latin-1 only; COMPOUND_TEXT needs Xlib.
+        let preference = [
+            atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText, atoms.text,
+        ]
+        if let best = preference.first(where: offered.contains) {
+            convert(read, target: best)
+            return
+        }
+        let names = offered.prefix(8).compactMap(connection.atomName).joined(separator: ", ")
+        let message =
+            "\(read.selection) holds no text (its owner offers: \(names.isEmpty ? "nothing" : names))"
+        finish(read, .failure(.empty(message)), reuseProperty: true)
+    }
+
+    private func receivedConversion(_ read: PendingRead) {
+        switch connection.readProperty(ownWindow, read.property, maxBytes: read.maxBytes, delete: true) {
+        case .missing:
+            let message = "the owner of \(read.selection) announced its contents but wrote none"
+            finish(read, .failure(.empty(message)), reuseProperty: true)
+        case .tooLarge(let byteCount):
+            finish(read, .failure(tooLarge(read, atLeast: byteCount)), reuseProperty: true)
+        case .value(let value) where value.type == atoms.incremental:
+            // ICCCM §2.7.2: deleting the INCR property (done by the read) starts the
+            // transfer; chunks arrive as new values of the property.
+            let announced = Int(clamping: value.longs.first ?? 0)
+            if announced > read.maxBytes {
+                finish(read, .failure(tooLarge(read, atLeast: announced)), reuseProperty: false)
+                return
+            }
+            read.stage = .receivingIncrements
+            startNext(for: read.selection)
+        case .value(let value):
+            var bytes = value.bytes
+            deliver(read, bytes: &bytes, type: value.type)
+        }
+    }
+
+    /// Converts received bytes of `type` to UTF-8 and completes the read.
+    private func deliver(_ read: PendingRead, bytes: inout [UInt8], type: UInt) {
+        var text: [UInt8]?
+        switch type {
+        case atoms.string:
+            text = TextEncoding.utf8(fromLatin1: bytes)
+        case atoms.compoundText:
+            text = connection.utf8(fromTextProperty: bytes, encoding: type).map(TextEncoding.repairingUTF8)
+        default:
+            // UTF8_STRING, text/plain;charset=utf-8, and owners that answer with another
+            // type name: taken as UTF-8, with ill-formed sequences repaired (U+FFFD).
+            text = TextEncoding.repairingUTF8(bytes)
+        }
+        if text != nil { WipingBuffer.wipe(&bytes) }
+        guard let text else {
+            finish(
+                read, .failure(.empty("the contents of \(read.selection) could not be converted to UTF-8")),
+                reuseProperty: true)
+            return
+        }
+        if text.count > read.maxBytes {
+            finish(read, .failure(tooLarge(read, atLeast: text.count)), reuseProperty: true)
+            return
+        }
+        finish(read, .success(text), reuseProperty: true)
+    }
+
+    private func tooLarge(_ read: PendingRead, atLeast byteCount: Int) -> SelectionReadError {
+        .tooLarge("\(read.selection) holds \(byteCount) bytes or more, over the limit of \(read.maxBytes)")
+    }
+
+    /// Removes `read`, starts the next read of its selection, then reports the result (last,
+    /// so that the completion may start new reads).
+    private func finish(
+        _ read: PendingRead, _ result: Result<[UInt8], SelectionReadError>, reuseProperty: Bool
+    ) {
+        guard reads.contains(where: { $0 === read }) else { return }
+        reads.removeAll { $0 === read }
+        WipingBuffer.wipe(&read.received)
+        if reuseProperty {
+            freeProperties.append(read.property)
+        } else {
+            abandonedProperties.insert(read.property)
+        }
+        startNext(for: read.selection)
+        read.completion(result)
+    }
+
+    /// A property of our window that no outstanding read uses.
+    private func takeProperty() -> UInt {
+        if let property = freeProperties.popLast() { return property }
+        propertiesMade += 1
+        return connection.internAtoms(["CLIPTAB_SELECTION_\(propertiesMade)"])[0]
+    }
+}

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: MIT
+import CX11
+import Glibc
+
+/// Owns and reads the X selections for a single-threaded program driven by one `poll()`
+/// loop: it owns a `Display*` connection and an unmapped window of its own.
+///
+/// Loop contract: call `processEvents(now:)` before every `poll()` (Xlib may hold queued
+/// events that `poll` cannot see) and whenever `fileDescriptor` is readable; wait at most
+/// until `nextDeadline()`. Once `isBroken` is true, stop polling the descriptor.
+/// Callbacks (`onOwnershipLost`, read completions) run inside `processEvents(now:)`,
+/// inside `handOverToClipboardManager` (which drives the loop itself while it waits), or
+/// inside `readText` when it can answer at once (our own selection, a lost display).
+/// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
+/// Not thread-safe: use it from the loop's thread only.
+public final class SelectionService {
+    private let connection: DisplayConnection
+    private let window: UInt
+    private let atoms: KnownAtoms
+    private let configuration: SelectionConfiguration
+    private let writer: ReplyWriter
+    private let reader: SelectionReader
+    private var ownerships: [SelectionName: Ownership] = [:]
+    /// PropertyNotify events taken out of the queue while waiting for a timestamp; they
+    /// are handled first by the next `processEvents(now:)`.
+    private var deferredEvents: [XEvent] = []
+    /// The result of a clipboard-manager hand-over in progress: nil until it answers.
+    private var handOverAnswer: Bool?
+    private var brokenHandled = false
+    /// True when the last `processEvents(now:)` stopped at its budget with events queued.
+    private var eventsLeftQueued = false
+
+    /// Called when another client takes a selection this service owned.
+    ///
+    /// Runs for a SelectionClear that is not stale; not for `release`, nor when the
+    /// display is lost.
+    public var onOwnershipLost: ((SelectionName) -> Void)?
+
+    private init(connection: DisplayConnection, configuration: SelectionConfiguration) {
+        self.connection = connection
+        self.configuration = configuration
+        atoms = KnownAtoms(connection: connection)
+        window = connection.createHiddenWindow(title: "cliptab selections")
+        // ICCCM §2.5 and GTK: INCR above one chunk; a chunk fits in one request with room
+        // for the ChangeProperty header, and is at most 256 KiB unless configured.
+        let chunk = min(max(configuration.incrementalChunkBytes, 1), connection.maxRequestBytes - 100)
+        writer = ReplyWriter(
+            connection: connection, ownWindow: window, atoms: atoms, chunkBytes: max(chunk, 1),
+            timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds)
+        reader = SelectionReader(connection: connection, ownWindow: window, atoms: atoms)
+        reader.ownedText = { [unowned self] selection in ownerships[selection]?.text }
+        connection.flush()
+    }
+
+    /// Connects to `display` (nil: `$DISPLAY`) and creates the service's window.
+    ///
+    /// Installs a process-wide X error handler that records errors instead of exiting, and
+    /// an I/O error exit handler that marks the service broken instead of exiting. Sets
+    /// `LC_CTYPE` from the environment (C.UTF-8 if that is unsupported) for COMPOUND_TEXT.
+    public static func connect(
+        display: String?, configuration: SelectionConfiguration = SelectionConfiguration()
+    ) throws(SelectionError) -> SelectionService {
+        let connection = try DisplayConnection.open(display)
+        let service = SelectionService(connection: connection, configuration: configuration)
+        if connection.isBroken { throw .connectionLost(display: connection.name) }
+        return service
+    }
+
+    deinit {
+        // Dropping the window also gives up any selection it still owns.
+        connection.destroyWindow(window)
+    }
+
+    // MARK: - Loop integration
+
+    /// The X connection's socket, for `poll()` with `POLLIN`.
+    public var fileDescriptor: Int32 { connection.fileDescriptor }
+
+    /// True once the X server connection was lost; the service then refuses all work.
+    public var isBroken: Bool { connection.isBroken }
+
+    /// The number of incremental (INCR) transfers to requestors in flight, for diagnostics.
+    public var activeTransferCount: Int { writer.activeCount }
+
+    /// The number of `readText` calls not yet completed, for diagnostics.
+    public var pendingReadCount: Int { reader.pendingCount }
+
+    /// Handles everything that is due, then returns with Xlib's queue empty and flushed.
+    ///
+    /// First the timers that expired by `now`, then the queued X events (SelectionRequest,
+    /// SelectionClear, SelectionNotify, PropertyNotify, DestroyNotify) — at most a few
+    /// hundred per call; when some are left, `nextDeadline()` returns a time already due.
+    public func processEvents(now: UInt64) {
+        if connection.isBroken {
+            handleBrokenConnection()
+            return
+        }
+        writer.expire(now: now)
+        reader.expire(now: now)
+        // Bounded, so that a flood of X events (many INCR transfers at once) cannot starve
+        // the loop's other sources; `nextDeadline()` asks for an immediate call meanwhile.
+        var budget = max(configuration.maximumEventsPerCall, 1)
+        eventsLeftQueued = false
+        while !connection.isBroken {
+            if budget == 0 {
+                eventsLeftQueued = true
+                // Only here: after the final XPending (which flushed and found nothing), a
+                // flush could read new events into the queue, where poll cannot see them.
+                connection.flush()
+                break
+            }
+            budget -= 1
+            if !deferredEvents.isEmpty {
+                dispatch(deferredEvents.removeFirst(), now: now)
+            } else if connection.pendingEventCount() > 0 {
+                dispatch(connection.nextEvent(), now: now)
+            } else {
+                break
+            }
+        }
+        connection.discardUncheckedErrors()
+        if connection.isBroken { handleBrokenConnection() }
+    }
+
+    /// The earliest time `processEvents(now:)` must run even without X input (an INCR
+    /// inactivity timeout or a read timeout), or nil when nothing is timed.
+    public func nextDeadline() -> UInt64? {
+        if connection.isBroken { return nil }
+        // Events already read into Xlib's queue do not make the socket readable.
+        if !deferredEvents.isEmpty || eventsLeftQueued { return 0 }
+        return [writer.nextDeadline, reader.nextDeadline].compactMap { $0 }.min()
+    }
+
+    private func dispatch(_ event: XEvent, now: UInt64) {
+        switch event.type {
+        case SelectionRequest:
+            serve(event.xselectionrequest, now: now)
+        case SelectionClear:
+            selectionCleared(event.xselectionclear)
+        case SelectionNotify:
+            let notification = event.xselection
+            if notification.selection == atoms.clipboardManager && notification.target == atoms.saveTargets {
+                handOverAnswer = notification.property != UInt(None)
+                connection.deleteProperty(window, atoms.saveTargetsProperty)
+            } else {
+                _ = reader.selectionNotified(notification)
+            }
+        case PropertyNotify:
+            let change = event.xproperty
+            if change.state == PropertyDelete
+                && writer.propertyDeleted(window: change.window, property: change.atom, now: now)
+            {
+                break
+            }
+            if change.window == window { _ = reader.propertyChanged(change) }
+        case DestroyNotify:
+            writer.windowDestroyed(event.xdestroywindow.window)
+        default:
+            break
+        }
+    }
+
+    private func handleBrokenConnection() {
+        guard !brokenHandled else { return }
+        brokenHandled = true
+        deferredEvents = []
+        ownerships = [:]
+        writer.forgetAll()
+        reader.failAll(.unavailable(lostMessage))
+    }
+
+    private var lostMessage: String {
+        "the connection to X display \(connection.name) was lost"
+    }
+
+    // MARK: - Owning
+
+    /// Makes this service the owner of `selection` with UTF-8 `text` and returns the
+    /// acquisition timestamp.
+    ///
+    /// ICCCM §2.1: takes a real server timestamp (a zero-length append to a property of
+    /// its own window, waiting a bounded time for the PropertyNotify), never CurrentTime,
+    /// then checks with `XGetSelectionOwner` that the server made it the owner. When this
+    /// returns, requests are answered with the new text. `secret` adds the password-manager
+    /// hint and keeps the text from clipboard managers. The bytes are copied into memory
+    /// that is zeroed on release; the caller's array is the caller's to wipe.
+    @discardableResult
+    public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError) -> UInt {
+        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard TextEncoding.isValidUTF8(text) else { throw .invalidText }
+        let buffer = WipingBuffer.copying(text)
+        let time = try serverTimestamp()
+        let atom = atoms.atom(for: selection)
+        connection.setSelectionOwner(atom, window, time: time)
+        let owner = connection.selectionOwner(atom)
+        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard owner == window else {
+            ownerships[selection] = nil
+            throw .notOwner(selection)
+        }
+        ownerships[selection] = Ownership(text: buffer, secret: secret, time: time, selection: selection)
+        return time
+    }
+
+    /// Gives up `selection` if this service still owns it, and drops its text (zeroed once
+    /// no transfer in flight uses it).
+    ///
+    /// ICCCM §2.3.1: released with the acquisition time, so the server ignores the release
+    /// if another client took the selection since — it can never clear someone else's text.
+    public func release(_ selection: SelectionName) {
+        guard let ownership = ownerships.removeValue(forKey: selection), !connection.isBroken else { return }
+        let atom = atoms.atom(for: selection)
+        // Two clients can acquire within the same millisecond; asking first closes that gap.
+        guard connection.selectionOwner(atom) == window else { return }
+        connection.setSelectionOwner(atom, UInt(None), time: ownership.time)
+        connection.flush()
+    }
+
+    /// True while this service owns `selection` (as far as the events handled so far tell).
+    public func owns(_ selection: SelectionName) -> Bool {
+        ownerships[selection] != nil
+    }
+
+    /// A copy of the text this service owns for `selection`, or nil.
+    public func ownedText(_ selection: SelectionName) -> [UInt8]? {
+        ownerships[selection]?.text.copiedBytes
+    }
+
+    /// The acquisition timestamp of `selection`, or nil when not owned.
+    public func acquisitionTime(_ selection: SelectionName) -> UInt? {
+        ownerships[selection]?.time
+    }
+
+    /// A fresh server timestamp: the time of the PropertyNotify for a zero-length append to
+    /// our own window's property (ICCCM §2.1 "Convention").
+    private func serverTimestamp() throws(SelectionError) -> UInt {
+        let empty = UnsafeRawBufferPointer(start: nil, count: 0)
+        connection.changeProperty(
+            window, atoms.timestampProperty, type: atoms.integer, bytes: empty, append: true)
+        connection.flush()
+        let bound = configuration.timestampTimeoutMilliseconds
+        let deadline = monotonicMilliseconds() + UInt64(max(bound, 0))
+        while true {
+            while let event = connection.takeEvent(window: window, type: PropertyNotify) {
+                if event.xproperty.atom == atoms.timestampProperty
+                    && event.xproperty.state == PropertyNewValue
+                {
+                    return event.xproperty.time
+                }
+                deferredEvents.append(event)
+            }
+            if connection.isBroken { throw .connectionLost(display: connection.name) }
+            let now = monotonicMilliseconds()
+            if now >= deadline { throw .noTimestamp(milliseconds: bound) }
+            connection.waitUntilReadable(milliseconds: Int(deadline - now))
+        }
+    }
+
+    // MARK: - Serving (ICCCM §2.2, §2.6)
+
+    private func serve(_ request: XSelectionRequestEvent, now: UInt64) {
+        // ICCCM §2.2: an obsolete requestor names no property; the target is the property.
+        let property = request.property == UInt(None) ? request.target : request.property
+        let refuse = {
+            self.connection.sendSelectionNotify(
+                requestor: request.requestor, selection: request.selection, target: request.target,
+                property: UInt(None), time: request.time)
+        }
+        guard request.owner == window, let selection = atoms.selection(for: request.selection),
+            let ownership = ownerships[selection]
+        else { return refuse() }
+        // ICCCM §2.2: refuse requests made before we acquired the selection.
+        if request.time != UInt(CurrentTime) && request.time < ownership.time { return refuse() }
+        if request.target == atoms.multiple {
+            // ICCCM §2.6.2: MULTIPLE needs its parameter property.
+            guard request.property != UInt(None), serveMultiple(request, ownership: ownership, now: now)
+            else {
+                return refuse()
+            }
+        } else {
+            guard let reply = ownership.reply(to: request.target, atoms: atoms, connection: connection),
+                writer.write(reply, requestor: request.requestor, property: property, now: now)
+            else { return refuse() }
+        }
+        connection.sendSelectionNotify(
+            requestor: request.requestor, selection: request.selection, target: request.target,
+            property: property, time: request.time)
+    }
+
+    /// ICCCM §2.6.2: converts each (target, property) pair in order, independently; a pair
+    /// that fails gets its property replaced by None, and the list is written back.
+    private func serveMultiple(_ request: XSelectionRequestEvent, ownership: Ownership, now: UInt64) -> Bool {
+        let contents = connection.readProperty(
+            request.requestor, request.property, maxBytes: 1 << 16, delete: false)
+        guard case .value(let parameters) = contents, parameters.format == 32 else { return false }
+        var pairs = parameters.longs
+        guard pairs.count % 2 == 0 else { return false }
+        for index in stride(from: 0, to: pairs.count, by: 2) {
+            let target = pairs[index]
+            let property = pairs[index + 1]
+            var converted = false
+            // No nested MULTIPLE, and every pair needs a property.
+            if target != atoms.multiple && property != UInt(None),
+                let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
+            {
+                converted = writer.write(reply, requestor: request.requestor, property: property, now: now)
+            }
+            if !converted { pairs[index + 1] = UInt(None) }
+        }
+        do {
+            try connection.checked {
+                connection.changeProperty(
+                    request.requestor, request.property, type: parameters.type, longs: pairs)
+            }
+        } catch {
+            return false
+        }
+        return true
+    }
+
+    private func selectionCleared(_ event: XSelectionClearEvent) {
+        guard let selection = atoms.selection(for: event.selection), let ownership = ownerships[selection]
+        else {
+            return
+        }
+        // ICCCM §2.2/§2.3: a clear older than our acquisition is left over from an earlier
+        // round. At equal times (millisecond resolution) the server says who owns it now.
+        if event.time < ownership.time { return }
+        if event.time == ownership.time && connection.selectionOwner(event.selection) == window { return }
+        ownerships[selection] = nil
+        onOwnershipLost?(selection)
+    }
+
+    // MARK: - Reading
+
+    /// Reads the text of `selection` as UTF-8, asynchronously inside the loop.
+    ///
+    /// If this service owns the selection, `completion` runs before `readText` returns with
+    /// the owned text (asking ourselves would deadlock a single-threaded owner). Otherwise it
+    /// asks the owner for TARGETS, then for the best text target (UTF8_STRING >
+    /// text/plain;charset=utf-8 > STRING > COMPOUND_TEXT > TEXT), receiving INCR transfers,
+    /// and `completion` runs from `processEvents(now:)`. STRING is converted from Latin-1;
+    /// ill-formed UTF-8 from an owner is repaired (each bad sequence becomes U+FFFD), so
+    /// the result is always valid UTF-8. Fails with `.tooLarge` past `maxBytes`, with
+    /// `.timedOut` after `timeoutMilliseconds` in all.
+    public func readText(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int,
+        completion: @escaping (Result<[UInt8], SelectionReadError>) -> Void
+    ) {
+        guard !connection.isBroken else {
+            completion(.failure(.unavailable(lostMessage)))
+            return
+        }
+        reader.read(
+            selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes,
+            now: monotonicMilliseconds(), completion: completion)
+    }
+
+    // MARK: - Clipboard manager
+
+    /// Asks the clipboard manager to save the CLIPBOARD text before this program exits.
+    ///
+    /// Clipboard manager spec: serves the manager's requests — INCR included — until it
+    /// answers or `timeoutMilliseconds` pass. True when the manager confirmed.
+    ///
+    /// Does nothing (false) unless a manager runs (`CLIPBOARD_MANAGER` has an owner) and this
+    /// service owns CLIPBOARD with text that is not secret.
+    public func handOverToClipboardManager(timeoutMilliseconds: Int) -> Bool {
+        guard !connection.isBroken, let ownership = ownerships[.clipboard], !ownership.secret,
+            connection.selectionOwner(atoms.clipboard) == window,
+            connection.selectionOwner(atoms.clipboardManager) != UInt(None)
+        else { return false }
+        let deadline = monotonicMilliseconds() + UInt64(max(timeoutMilliseconds, 0))
+        guard let time = try? serverTimestamp() else { return false }
+        connection.changeProperty(
+            window, atoms.saveTargetsProperty, type: atoms.atom, longs: Ownership.savedTargets(atoms))
+        handOverAnswer = nil
+        connection.convertSelection(
+            atoms.clipboardManager, target: atoms.saveTargets, property: atoms.saveTargetsProperty,
+            requestor: window, time: time)
+        connection.flush()
+        while handOverAnswer == nil && !connection.isBroken {
+            let now = monotonicMilliseconds()
+            processEvents(now: now)
+            guard handOverAnswer == nil, now < deadline else { break }
+            let wake = min(deadline, nextDeadline() ?? deadline)
+            connection.waitUntilReadable(milliseconds: Int(wake > now ? wake - now : 0))
+        }
+        let answer = handOverAnswer ?? false
+        handOverAnswer = nil
+        return answer
+    }
+}
+
+/// `CLOCK_MONOTONIC` in milliseconds, the clock of `processEvents(now:)`.
+private func monotonicMilliseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
+}
