@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 
-/// One D-Bus value, typed as on the wire. Containers carry their element signature so that
-/// empty arrays and dictionaries can be written.
+/// One D-Bus value, typed as on the wire.
+///
+/// Containers carry their element signature so that empty arrays and dictionaries can be
+/// written.
 public indirect enum BusValue: Equatable, Sendable {
     /// `y`
     case byte(UInt8)
@@ -87,7 +89,7 @@ public indirect enum BusValue: Equatable, Sendable {
 /// An error reply from the bus or a peer, or a local libdbus failure: a D-Bus error name
 /// and its message.
 public struct BusError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The D-Bus error name, e.g. `org.freedesktop.DBus.Error.ServiceUnknown`.
+    /// The D-Bus error name, such as `org.freedesktop.DBus.Error.ServiceUnknown`.
     public let name: String
     /// The human-readable message.
     public let message: String
