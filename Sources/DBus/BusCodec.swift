@@ -25,7 +25,7 @@ struct BusValueChecker {
 
     /// Checks a top-level value against its own signature and returns its type.
     mutating func check(_ value: BusValue) throws -> BusType {
-        let type = try BusSignature.parseSingle(value.signature, what: "value signature")
+        let type = try BusChecker.type(of: value)
         try check(value, as: type, depth: 0)
         return type
     }
@@ -81,7 +81,7 @@ struct BusValueChecker {
             }
         case (.variant(let inner), .variant):
             let innerSignature = inner.signature
-            let innerType = try BusSignature.parseSingle(innerSignature, what: "variant signature")
+            let innerType = try BusChecker.type(of: inner)
             offset += 1 + innerSignature.utf8.count + 1
             try checkDepth(depth + 1)
             try check(inner, as: innerType, depth: depth + 1)
@@ -133,6 +133,20 @@ struct BusValueChecker {
         BusError.invalidArgs(
             "a value of signature \(BusSyntax.quoted(value.signature)) was given where "
                 + "\(BusSyntax.quoted(type.signature)) is expected")
+    }
+}
+
+/// Helpers shared by the checker.
+enum BusChecker {
+    /// The type a value claims by its signature; throws for an invalid signature or a type that
+    /// holds Unix file descriptors (even an empty `ah` would promise descriptors we cannot send).
+    static func type(of value: BusValue) throws -> BusType {
+        let type = try BusSignature.parseSingle(value.signature, what: "value signature")
+        guard !type.containsUnixFD else {
+            throw BusError(
+                name: BusErrorName.notSupported, message: "Unix file descriptors (\"h\") are not supported")
+        }
+        return type
     }
 }
 

@@ -126,10 +126,15 @@ public final class BusMessage {
         }
     }
 
-    /// Throws unless this message is a method call (replies can only answer calls).
+    /// Throws unless this message is a method call that was sent or received: a reply names the
+    /// call's serial, and libdbus aborts on a reply to serial 0.
     private func checkIsMethodCall() throws {
         guard type == .methodCall else {
             throw BusError.invalidArgs("only a method call can be replied to, not a message of type \(type)")
+        }
+        guard serial != 0 else {
+            throw BusError.invalidArgs(
+                "only a method call that was sent or received (it has a serial) can be replied to")
         }
     }
 

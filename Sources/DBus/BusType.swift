@@ -40,6 +40,18 @@ indirect enum BusType: Equatable, Sendable {
         }
     }
 
+    /// True when the type holds a Unix file descriptor (`h`) anywhere, which this module cannot
+    /// carry.
+    var containsUnixFD: Bool {
+        switch self {
+        case .basic(let code): return code == UInt8(ascii: "h")
+        case .array(let element): return element.containsUnixFD
+        case .dictionary(let key, let value): return key == UInt8(ascii: "h") || value.containsUnixFD
+        case .structure(let fields): return fields.contains(where: \.containsUnixFD)
+        case .variant: return false
+        }
+    }
+
     /// True for basic types of fixed size.
     var isFixed: Bool {
         if case .basic(let code) = self { return BusType.fixedCodes.contains(code) }
