@@ -158,6 +158,10 @@ final class BusObjectRegistration {
     }
 
     /// `Properties.GetAll(s interface) -> a{sv}`; the standard interfaces have no properties.
+    ///
+    /// A property whose getter fails is left out, as GDBus does, so that one broken property
+    /// does not hide the others from `busctl introspect` or `gdbus introspect`; `Get` reports
+    /// its error.
     private func getAllProperties(_ call: BusMethodCall) throws -> BusReply {
         guard case .string(let interfaceName) = call.arguments[0] else {
             throw BusError.invalidArgs("GetAll expects a string")
@@ -166,7 +170,8 @@ final class BusObjectRegistration {
         if !BusIntrospection.standardInterfaceNames.contains(interfaceName) {
             let interface = try propertyInterface(interfaceName)
             for property in interface.properties {
-                entries.append((.string(property.name), .variant(try value(of: property, in: interface))))
+                guard let value = try? value(of: property, in: interface) else { continue }
+                entries.append((.string(property.name), .variant(value)))
             }
         }
         return .values([.dictionary(keySignature: "s", valueSignature: "v", entries)])
