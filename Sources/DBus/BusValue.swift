@@ -2,7 +2,8 @@
 
 /// One D-Bus value, typed as on the wire.
 ///
-/// Containers carry their element signature so that empty arrays and dictionaries can be written.
+/// Containers carry their element signature so that empty arrays and dictionaries can be
+/// written.
 public indirect enum BusValue: Equatable, Sendable {
     /// `y`
     case byte(UInt8)
@@ -28,7 +29,7 @@ public indirect enum BusValue: Equatable, Sendable {
     case objectPath(String)
     /// `g`: must be a valid signature.
     case signature(String)
-    /// `a…`: `elementSignature` is the signature of one element (for example `s`, `(ts)`).
+    /// `a…`: `elementSignature` is the signature of one element (e.g. `s`, `(ts)`).
     case array(elementSignature: String, [BusValue])
     /// `(…)`
     case structure([BusValue])
@@ -88,7 +89,7 @@ public indirect enum BusValue: Equatable, Sendable {
 /// An error reply from the bus or a peer, or a local libdbus failure: a D-Bus error name
 /// and its message.
 public struct BusError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The D-Bus error name, for example `org.freedesktop.DBus.Error.ServiceUnknown`.
+    /// The D-Bus error name, such as `org.freedesktop.DBus.Error.ServiceUnknown`.
     public let name: String
     /// The human-readable message.
     public let message: String

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+import CDBus
+import Glibc
+
+/// The answer of the bus to `requestName`.
+public enum NameRequestResult: Equatable, Sendable {
+    /// This connection now owns the name.
+    case primaryOwner
+    /// Someone else owns it; this connection waits in the queue.
+    case inQueue
+    /// Someone else owns it and this connection did not queue (or could not replace it).
+    case exists
+    /// This connection owned it already.
+    case alreadyOwner
+}
+
+/// The answer of the bus to `releaseName`.
+public enum NameReleaseResult: Equatable, Sendable {
+    /// The name was released (or this connection left its queue).
+    case released
+    /// Nobody owned the name.
+    case nonExistent
+    /// Someone else owns the name and this connection was not queued for it.
+    case notOwner
+}
+
+/// A private connection to a message bus: owns a `DBusConnection`, closes and releases it when
+/// dropped (or on `close()`).
+///
+/// Not thread-safe by design: create it, use it and drop it on one thread (the daemon's loop
+/// thread, or the CLI's main thread), together with every message, call and handler it serves.
+///
+/// A daemon drives it from its own `poll()` loop, beside its other descriptors, in this order:
+///
+///     while running {
+///         connection.dispatchAll()                 // 1. serve what was read (and queued
+///                                                  //    during blocking calls)
+///         guard connection.isConnected else { break }
+///         var fds = connection.pollDescriptors()   // 2. after dispatch: replies may have
+///             + otherDescriptors                   //    turned the write watch on
+///         let timeout = connection.nextTimeoutMilliseconds() ?? -1   // 3. (min with own timers)
+///         poll(&fds, nfds_t(fds.count), timeout)
+///         connection.handle(fds)                   // 4. read/write; other fds are ignored
+///         connection.handleExpiredTimeouts()       // 5.
+///     }
+///
+/// Handlers run inside `dispatchAll()`; they may send, emit and even make blocking calls, but
+/// must not call `dispatchAll()` themselves (it returns at once when they do).
+///
+/// Registered handlers that capture the connection keep it alive: capture it `unowned` or
+/// `weak`, or call `close()`, which drops every registration.
+public final class BusConnection {
+    /// The libdbus connection; one reference belongs to this object.
+    private let handle: OpaquePointer
+    /// The watches and timeouts of the main-loop integration.
+    private let loop = BusLoopState()
+    /// The registered objects by path.
+    private var objects: [String: BusObjectRegistration] = [:]
+    /// Called with every signal that `dispatchAll()` delivers.
+    private var signalHandlers: [(BusMessage) -> Void] = []
+    /// True once `close()` ran.
+    private var isClosed = false
+    /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
+    private var isDispatching = false
+
+    /// Takes over one reference to the open private connection `handle`.
+    private init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        close()
+        dbus_connection_unref(handle)
+    }
+
+    /// The default timeout of blocking calls, as libdbus's (25 s).
+    public static let defaultTimeoutMilliseconds: Int32 = 25_000
+
+    /// Opens a private connection to the bus at `address` and registers with it; nil means
+    /// the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
+    ///
+    /// The connection never exits the process when the bus goes away (`isConnected` becomes
+    /// false instead).
+    public static func connect(address: String? = nil) throws -> BusConnection {
+        let resolved: String
+        if let address {
+            resolved = address
+        } else {
+            guard let variable = getenv("DBUS_SESSION_BUS_ADDRESS"), variable.pointee != 0 else {
+                throw BusError(
+                    name: "org.freedesktop.DBus.Error.BadAddress",
+                    message: "DBUS_SESSION_BUS_ADDRESS is not set, so the session bus cannot be found "
+                        + "(run inside a desktop session, or set it to the bus address)")
+            }
+            resolved = String(cString: variable)
+        }
+        try BusSyntax.checkString(resolved, what: "bus address")
+        let opened = try withBusError { error in dbus_connection_open_private(resolved, error) }
+        guard let opened else { throw BusError.noMemory("opening a connection") }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        // From here on, deinit closes and releases the connection if anything fails.
+        let connection = BusConnection(handle: opened)
+        _ = try withBusError { error in dbus_bus_register(opened, error) }
+        try connection.loop.install(on: opened)
+        let data = Unmanaged.passUnretained(connection).toOpaque()
+        let filterAdded = dbus_connection_add_filter(
+            opened,
+            { _, message, data in
+                guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().deliverSignal(message)
+                return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            }, data, nil)
+        guard filterAdded != 0 else { throw BusError.noMemory("adding the signal filter") }
+        return connection
+    }
+
+    /// Closes the connection and drops every registered object and signal handler; the object
+    /// stays usable only for reading what was already received.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        for path in objects.keys {
+            dbus_connection_unregister_object_path(handle, path)
+        }
+        objects.removeAll()
+        signalHandlers.removeAll()
+        dbus_connection_close(handle)
+        loop.uninstall(from: handle)
+    }
+
+    /// The unique name the bus gave this connection, such as `:1.42`.
+    public var uniqueName: String {
+        dbus_bus_get_unique_name(handle).map { String(cString: $0) } ?? ""
+    }
+
+    /// False once the connection was closed or the bus went away.
+    public var isConnected: Bool {
+        dbus_connection_get_is_connected(handle) != 0
+    }
+
+    /// Monotonic milliseconds (`CLOCK_MONOTONIC`), the clock of `nextTimeoutMilliseconds(now:)`.
+    public static func monotonicMilliseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
+    }
+
+    // MARK: - Names
+
+    /// Asks the bus for the well-known `name` (a blocking round trip).
+    public func requestName(
+        _ name: String, replaceExisting: Bool = false, allowReplacement: Bool = false, doNotQueue: Bool = true
+    ) throws -> NameRequestResult {
+        try BusSyntax.checkWellKnownBusName(name)
+        var flags: UInt32 = 0
+        if allowReplacement { flags |= UInt32(DBUS_NAME_FLAG_ALLOW_REPLACEMENT) }
+        if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
+        if doNotQueue { flags |= UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE) }
+        let result = try withBusError { error in dbus_bus_request_name(handle, name, flags, error) }
+        switch result {
+        case DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
+        case DBUS_REQUEST_NAME_REPLY_IN_QUEUE: return .inQueue
+        case DBUS_REQUEST_NAME_REPLY_EXISTS: return .exists
+        case DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
+        default:
+            throw BusError.failed("the bus answered RequestName(\(name)) with the unknown code \(result)")
+        }
+    }
+
+    /// Gives the well-known `name` back to the bus (a blocking round trip).
+    @discardableResult
+    public func releaseName(_ name: String) throws -> NameReleaseResult {
+        try BusSyntax.checkWellKnownBusName(name)
+        let result = try withBusError { error in dbus_bus_release_name(handle, name, error) }
+        switch result {
+        case DBUS_RELEASE_NAME_REPLY_RELEASED: return .released
+        case DBUS_RELEASE_NAME_REPLY_NON_EXISTENT: return .nonExistent
+        case DBUS_RELEASE_NAME_REPLY_NOT_OWNER: return .notOwner
+        default:
+            throw BusError.failed("the bus answered ReleaseName(\(name)) with the unknown code \(result)")
+        }
+    }
+
+    // MARK: - Client side
+
+    /// Sends the method call `message` and waits for its reply, at most `timeoutMilliseconds`
+    /// (-1: libdbus's default of 25 s).
+    ///
+    /// An error reply is thrown as a `BusError` with its name and message; no reply in time is
+    /// `org.freedesktop.DBus.Error.NoReply`. Messages that arrive meanwhile are kept for
+    /// `dispatchAll()` or `readMessage`.
+    public func call(_ message: BusMessage, timeoutMilliseconds: Int32 = defaultTimeoutMilliseconds) throws
+        -> BusMessage
+    {
+        guard message.type == .methodCall else {
+            throw BusError.invalidArgs(
+                "only a method call can be called, not a message of type \(message.type)")
+        }
+        // libdbus aborts on any other negative timeout.
+        guard timeoutMilliseconds >= -1 else {
+            throw BusError.invalidArgs(
+                "the timeout must be -1 (default) or at least 0, not \(timeoutMilliseconds)")
+        }
+        defer { message.markSent() }
+        let reply = try message.withUnsafeHandle { raw in
+            try withBusError { error in
+                dbus_connection_send_with_reply_and_block(handle, raw, timeoutMilliseconds, error)
+            }
+        }
+        guard let reply else { throw BusError.noMemory("waiting for a reply") }
+        return BusMessage.adopting(reply)
+    }
+
+    /// Queues `message` for sending and returns its serial; nothing waits for a reply (a reply
+    /// that comes is read with `readMessage` or dropped by `dispatchAll()`).
+    @discardableResult
+    public func send(_ message: BusMessage) throws -> UInt32 {
+        var serial: UInt32 = 0
+        let queued = message.withUnsafeHandle { raw in dbus_connection_send(handle, raw, &serial) }
+        message.markSent()
+        guard queued != 0 else { throw BusError.noMemory("queueing a message") }
+        return serial
+    }
+
+    /// Writes everything queued, blocking until it is written or the connection breaks.
+    public func flush() {
+        dbus_connection_flush(handle)
+    }
+
+    /// Asks the bus to route messages matching `rule` to this connection (a blocking round trip).
+    ///
+    /// A rule looks like `type='signal',interface='com.example.App1'`.
+    public func addMatch(_ rule: String) throws {
+        try BusSyntax.checkString(rule, what: "match rule")
+        try withBusError { error in dbus_bus_add_match(handle, rule, error) }
+    }
+
+    /// Removes a match rule added with `addMatch` (a blocking round trip).
+    public func removeMatch(_ rule: String) throws {
+        try BusSyntax.checkString(rule, what: "match rule")
+        try withBusError { error in dbus_bus_remove_match(handle, rule, error) }
+    }
+
+    /// Waits at most `timeoutMilliseconds` (negative: forever) for the next incoming message
+    /// and returns it, bypassing registered objects and signal handlers; nil on timeout or once
+    /// the connection is gone (the last message then is the `Disconnected` signal of
+    /// `org.freedesktop.DBus.Local`).
+    ///
+    /// For clients that do not run the `poll()` integration (the CLI's `watch`).
+    public func readMessage(timeoutMilliseconds: Int32) -> BusMessage? {
+        let start = BusConnection.monotonicMilliseconds()
+        var hasWaited = false
+        while true {
+            if let message = dbus_connection_pop_message(handle) { return BusMessage.adopting(message) }
+            guard isConnected else { return nil }
+            var wait: Int32 = -1
+            if timeoutMilliseconds >= 0 {
+                let elapsed = BusConnection.monotonicMilliseconds() - start
+                if hasWaited && elapsed >= UInt64(timeoutMilliseconds) { return nil }
+                wait = Int32(clamping: max(0, Int64(timeoutMilliseconds) - Int64(elapsed)))
+            }
+            hasWaited = true
+            dbus_connection_read_write(handle, wait)
+        }
+    }
+
+    // MARK: - Main-loop integration
+
+    /// One `pollfd` per descriptor libdbus wants watched now (its enabled watches, merged per
+    /// descriptor); build it again on every iteration, after `dispatchAll()`.
+    public func pollDescriptors() -> [pollfd] {
+        loop.pollDescriptors()
+    }
+
+    /// Lets libdbus read and write on the descriptors `poll()` found ready; entries for other
+    /// descriptors (X11, signalfd, …) are ignored.
+    public func handle(_ polled: [pollfd]) {
+        loop.handle(polled)
+    }
+
+    /// Milliseconds until libdbus's next timeout is due (0: already due), nil when none is
+    /// pending; `now` is `monotonicMilliseconds()`.
+    public func nextTimeoutMilliseconds(now: UInt64 = BusConnection.monotonicMilliseconds()) -> Int32? {
+        loop.nextTimeoutMilliseconds(now: now)
+    }
+
+    /// Runs the libdbus timeouts that are due (pending-call and authentication timeouts).
+    public func handleExpiredTimeouts(now: UInt64 = BusConnection.monotonicMilliseconds()) {
+        loop.handleExpiredTimeouts(now: now)
+    }
+
+    /// Dispatches every message already received: method calls to registered objects (and
+    /// their replies), signals to signal handlers; returns when nothing is left.
+    public func dispatchAll() {
+        guard !isDispatching else { return }
+        isDispatching = true
+        defer { isDispatching = false }
+        while dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS {
+            dbus_connection_dispatch(handle)
+        }
+    }
+
+    /// Calls `handler` with every signal `dispatchAll()` delivers to this connection (signals
+    /// matched by `addMatch`, `NameLost`/`NameAcquired`, and the local `Disconnected`).
+    public func addSignalHandler(_ handler: @escaping (BusMessage) -> Void) {
+        guard !isClosed else { return }
+        signalHandlers.append(handler)
+    }
+
+    /// Passes one message from the filter to the signal handlers when it is a signal.
+    private func deliverSignal(_ raw: OpaquePointer) {
+        guard !signalHandlers.isEmpty, dbus_message_get_type(raw) == DBUS_MESSAGE_TYPE_SIGNAL else { return }
+        let message = BusMessage.retaining(raw)
+        for handler in signalHandlers { handler(message) }
+    }
+
+    // MARK: - Objects
+
+    /// Serves `interfaces` (plus Introspectable, Properties and Peer) at the object `path`.
+    ///
+    /// Throws `InvalidArgs` for an invalid path or declaration, or when the path is taken.
+    public func registerObject(path: String, interfaces: [BusInterface]) throws {
+        guard !isClosed else {
+            throw BusError(name: BusErrorName.disconnected, message: "the connection is closed")
+        }
+        try BusSyntax.checkObjectPath(path)
+        var names: Set<String> = []
+        for interface in interfaces {
+            try interface.validate()
+            guard !BusIntrospection.standardInterfaceNames.contains(interface.name) else {
+                throw BusError.invalidArgs(
+                    "\(interface.name) is served by every object and cannot be registered")
+            }
+            guard names.insert(interface.name).inserted else {
+                throw BusError.invalidArgs("the interface \(interface.name) is given twice for \(path)")
+            }
+        }
+        guard objects[path] == nil else {
+            throw BusError.invalidArgs("an object is already registered at \(path)")
+        }
+        let registration = BusObjectRegistration(path: path, interfaces: interfaces, connection: self)
+        var vtable = DBusObjectPathVTable()
+        vtable.message_function = { _, message, data in
+            guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+            let registration = Unmanaged<BusObjectRegistration>.fromOpaque(data).takeUnretainedValue()
+            let handled = registration.dispatch(BusMessage.retaining(message))
+            return handled ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        // The registration stays in `objects` (which keeps it alive) exactly as long as libdbus
+        // holds its pointer.
+        let data = Unmanaged.passUnretained(registration).toOpaque()
+        _ = try withBusError { error in
+            dbus_connection_try_register_object_path(handle, path, &vtable, data, error)
+        }
+        objects[path] = registration
+    }
+
+    /// Stops serving the object at `path`; nothing happens if none is registered there.
+    public func unregisterObject(path: String) {
+        guard objects[path] != nil else { return }
+        dbus_connection_unregister_object_path(handle, path)
+        objects[path] = nil
+    }
+
+    /// The next path elements of the objects registered below `path` (for introspection).
+    func registeredChildren(of path: String) -> [String] {
+        var children: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
+        guard dbus_connection_list_registered(handle, path, &children) != 0, let children else { return [] }
+        defer { dbus_free_string_array(children) }
+        var result: [String] = []
+        var index = 0
+        while let child = children[index] {
+            result.append(String(cString: child))
+            index += 1
+        }
+        return result.sorted()
+    }
+
+    /// Emits `signal` of `interface` from the object at `path` carrying `values`, which must
+    /// match the signal's declared arguments.
+    public func emit(_ signal: BusSignal, from path: String, interface: String, values: [BusValue]) throws {
+        let signature = values.map(\.signature).joined()
+        guard signature == signal.signature else {
+            throw BusError.invalidArgs(
+                "the signal \(interface).\(signal.name) carries \(BusSyntax.quoted(signal.signature)), "
+                    + "not \(BusSyntax.quoted(signature))")
+        }
+        let message = try BusMessage.signal(path: path, interface: interface, member: signal.name)
+        try message.append(values)
+        try send(message)
+    }
+
+    /// Emits `org.freedesktop.DBus.Properties.PropertiesChanged` for properties of `interface`
+    /// at `path`: `changed` with their new values, `invalidated` by name only.
+    ///
+    /// When an object is registered at `path`, the names and value types are checked against
+    /// its declaration.
+    public func emitPropertiesChanged(
+        path: String, interface: String, changed: [String: BusValue], invalidated: [String] = []
+    ) throws {
+        if let declared = objects[path]?.interfaces.first(where: { $0.name == interface }) {
+            for (name, value) in changed {
+                guard let property = declared.properties.first(where: { $0.name == name }) else {
+                    throw BusError.invalidArgs("\(interface) at \(path) has no property \(name)")
+                }
+                guard property.signature == value.signature else {
+                    throw BusError.invalidArgs(
+                        "the property \(interface).\(name) has type \(BusSyntax.quoted(property.signature)), "
+                            + "not \(BusSyntax.quoted(value.signature))")
+                }
+            }
+            for name in invalidated where !declared.properties.contains(where: { $0.name == name }) {
+                throw BusError.invalidArgs("\(interface) at \(path) has no property \(name)")
+            }
+        }
+        let entries = changed.sorted { $0.key < $1.key }.map {
+            (BusValue.string($0.key), BusValue.variant($0.value))
+        }
+        let signal = StandardInterfaces.descriptions.first { $0.name == StandardInterfaces.properties }!
+            .signals[0]
+        try emit(
+            signal, from: path, interface: StandardInterfaces.properties,
+            values: [
+                .string(interface), .dictionary(keySignature: "s", valueSignature: "v", entries),
+                .array(elementSignature: "s", invalidated.map(BusValue.string)),
+            ])
+    }
+}
