@@ -2,6 +2,7 @@
 import Glibc
 
 /// The daemon's log: one line per event on standard error (journald adds the time).
+///
 /// Never given cell text.
 public enum Log {
     /// Writes "cliptabd: message" and a newline to standard error in one write.

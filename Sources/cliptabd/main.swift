@@ -53,7 +53,9 @@ func parseOptions(_ arguments: [String]) -> Options {
             let service = DaemonService(
                 tables: TableService(catalog: Catalog(), persistence: MemoryPersistence()),
                 clipboard: UnavailableClipboard(reason: ""))
-            print(BusIntrospection.xml(for: [CliptabInterface(service: service).makeInterface()]), terminator: "")
+            print(
+                BusIntrospection.xml(for: [CliptabInterface(service: service).makeInterface()]),
+                terminator: "")
             exit(0)
         case "--replace":
             options.replace = true
@@ -140,7 +142,9 @@ func run() -> Int32 {
             break
         }
     }
-    service.onClipboardChanged = { owned, rowID in emit("ClipboardChanged", [.boolean(owned), .uint64(rowID)]) }
+    service.onClipboardChanged = { owned, rowID in
+        emit("ClipboardChanged", [.boolean(owned), .uint64(rowID)])
+    }
 
     do {
         let result = try bus.requestName(

@@ -2,9 +2,10 @@
 import CliptabCore
 import DBus
 
-/// The `io.github.cliptab.Cliptab1` interface: one row per method, signal and property, the
-/// single source of the dispatch table and of the introspection XML. Handlers only decode
-/// arguments, call the service, and encode the reply.
+/// The `io.github.cliptab.Cliptab1` interface: one row per method, signal and property, the single source of
+/// the dispatch table and of the introspection XML.
+///
+/// Handlers only decode arguments, call the service, and encode the reply.
 public struct CliptabInterface {
     /// The daemon's version string (`Version` property).
     public static let version = "0.1.0"
@@ -30,12 +31,17 @@ public struct CliptabInterface {
         BusSignal(name: "TableAdded", arguments: [arg("table", "s")]),
         BusSignal(name: "TableRemoved", arguments: [arg("table", "s")]),
         BusSignal(name: "TableRenamed", arguments: [arg("old_name", "s"), arg("new_name", "s")]),
-        BusSignal(name: "SectionsInserted", arguments: [arg("table", "s"), arg("revision", "t"), arg("sections", "ai")]),
-        BusSignal(name: "SectionsDeleted", arguments: [arg("table", "s"), arg("revision", "t"), arg("sections", "ai")]),
+        BusSignal(
+            name: "SectionsInserted",
+            arguments: [arg("table", "s"), arg("revision", "t"), arg("sections", "ai")]),
+        BusSignal(
+            name: "SectionsDeleted",
+            arguments: [arg("table", "s"), arg("revision", "t"), arg("sections", "ai")]),
         BusSignal(
             name: "SectionMoved",
             arguments: [arg("table", "s"), arg("revision", "t"), arg("from", "i"), arg("to", "i")]),
-        BusSignal(name: "SectionChanged", arguments: [arg("table", "s"), arg("revision", "t"), arg("section", "i")]),
+        BusSignal(
+            name: "SectionChanged", arguments: [arg("table", "s"), arg("revision", "t"), arg("section", "i")]),
         BusSignal(
             name: "RowsInserted",
             arguments: [arg("table", "s"), arg("revision", "t"), arg("sections", "ai"), arg("rows", "ai")]),
@@ -79,7 +85,8 @@ public struct CliptabInterface {
             return (
                 "RowMoved",
                 [
-                    .string(table), .uint64(revision), .int32(from.section), .int32(from.row), .int32(to.section),
+                    .string(table), .uint64(revision), .int32(from.section), .int32(from.row),
+                    .int32(to.section),
                     .int32(to.row),
                 ]
             )
@@ -92,7 +99,9 @@ public struct CliptabInterface {
 
     private func properties() -> [BusProperty] {
         [
-            BusProperty(name: "Version", signature: "s", access: .read, changeSignal: .const, get: { .string(Self.version) }),
+            BusProperty(
+                name: "Version", signature: "s", access: .read, changeSignal: .const,
+                get: { .string(Self.version) }),
             BusProperty(
                 name: "ApiVersion", signature: "u", access: .read, changeSignal: .const,
                 get: { .uint32(CliptabBus.apiVersion) }),
@@ -131,13 +140,18 @@ public struct CliptabInterface {
                 "GetRows", [arg("table", "s"), arg("section", "i"), arg("offset", "u"), arg("limit", "u")],
                 [arg("rows", "a(ts)")]
             ) { a in
-                let rows = try tables.rows(of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
+                let rows = try tables.rows(
+                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
                 var size = 0
                 for row in rows { size += row.text.utf8.count + 16 }
                 try Self.checkReplySize(size, what: "the rows", hint: "page with offset and limit")
-                return [.array(elementSignature: "(ts)", rows.map { .structure([.uint64($0.id), .string($0.text)]) })]
+                return [
+                    .array(
+                        elementSignature: "(ts)", rows.map { .structure([.uint64($0.id), .string($0.text)]) })
+                ]
             },
-            method("GetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) { a in
+            method("GetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                a in
                 [.string(try tables.cell(of: a.string(0), section: a.int32(1), row: a.int32(2)))]
             },
             method("GetRevision", [arg("table", "s")], [arg("revision", "t")]) { a in
@@ -149,16 +163,26 @@ public struct CliptabInterface {
                 return [.string(data)]
             },
             method(
-                "ImportTable", [arg("table", "s"), arg("format", "s"), arg("data", "s"), arg("replace", "b")],
+                "ImportTable",
+                [arg("table", "s"), arg("format", "s"), arg("data", "s"), arg("replace", "b")],
                 [arg("rows", "u")]
             ) { a in
-                [.uint32(try tables.importTable(a.string(0), format: a.string(1), data: a.string(2), replace: a.bool(3)))]
+                [
+                    .uint32(
+                        try tables.importTable(
+                            a.string(0), format: a.string(1), data: a.string(2), replace: a.bool(3)))
+                ]
             },
             method(
-                "InsertSection", [arg("table", "s"), arg("index", "i"), arg("header", "s"), arg("footer", "s")],
+                "InsertSection",
+                [arg("table", "s"), arg("index", "i"), arg("header", "s"), arg("footer", "s")],
                 [arg("index", "i")]
             ) { a in
-                [.int32(try tables.insertSection(a.string(0), at: a.int32(1), header: a.string(2), footer: a.string(3)))]
+                [
+                    .int32(
+                        try tables.insertSection(
+                            a.string(0), at: a.int32(1), header: a.string(2), footer: a.string(3)))
+                ]
             },
             method("DeleteSections", [arg("table", "s"), arg("sections", "ai")], []) { a in
                 try tables.deleteSections(a.string(0), a.int32s(1))
@@ -183,16 +207,23 @@ public struct CliptabInterface {
                 "InsertRow", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("text", "s")],
                 [arg("id", "t")]
             ) { a in
-                [.uint64(try tables.insertRow(a.string(0), section: a.int32(1), row: a.int32(2), text: a.string(3)))]
+                [
+                    .uint64(
+                        try tables.insertRow(
+                            a.string(0), section: a.int32(1), row: a.int32(2), text: a.string(3)))
+                ]
             },
             method(
                 "InsertRows", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("texts", "as")],
                 [arg("ids", "at")]
             ) { a in
-                let ids = try tables.insertRows(a.string(0), section: a.int32(1), row: a.int32(2), texts: a.strings(3))
+                let ids = try tables.insertRows(
+                    a.string(0), section: a.int32(1), row: a.int32(2), texts: a.strings(3))
                 return [.array(elementSignature: "t", ids.map { .uint64($0) })]
             },
-            method("SetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("text", "s")], []) { a in
+            method(
+                "SetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("text", "s")], []
+            ) { a in
                 try tables.setCell(a.string(0), section: a.int32(1), row: a.int32(2), text: a.string(3))
                 return []
             },
@@ -208,8 +239,13 @@ public struct CliptabInterface {
                 "DeleteWhere", [arg("table", "s"), arg("op", "s"), arg("operand", "s"), arg("dry_run", "b")],
                 [arg("paths", "a(ii)")]
             ) { a in
-                let paths = try tables.deleteWhere(a.string(0), op: a.string(1), operand: a.string(2), dryRun: a.bool(3))
-                return [.array(elementSignature: "(ii)", paths.map { .structure([.int32($0.section), .int32($0.row)]) })]
+                let paths = try tables.deleteWhere(
+                    a.string(0), op: a.string(1), operand: a.string(2), dryRun: a.bool(3))
+                return [
+                    .array(
+                        elementSignature: "(ii)",
+                        paths.map { .structure([.int32($0.section), .int32($0.row)]) })
+                ]
             },
             method(
                 "MoveRow",
@@ -221,37 +257,55 @@ public struct CliptabInterface {
                 try tables.moveRow(a.string(0), from: (a.int32(1), a.int32(2)), to: (a.int32(3), a.int32(4)))
                 return []
             },
-            method("Locate", [arg("id", "t")], [arg("table", "s"), arg("section", "i"), arg("row", "i")]) { a in
+            method("Locate", [arg("id", "t")], [arg("table", "s"), arg("section", "i"), arg("row", "i")]) {
+                a in
                 let found = try tables.locate(a.uint64(0))
                 return [.string(found.table), .int32(found.path.section), .int32(found.path.row)]
             },
-            method("GetActions", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("actions", "as")]) { a in
-                [strings(try tables.actions(a.string(0), section: a.int32(1), row: a.int32(2)).map(\.rawValue))]
+            method(
+                "GetActions", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
+                [arg("actions", "as")]
+            ) { a in
+                [
+                    strings(
+                        try tables.actions(a.string(0), section: a.int32(1), row: a.int32(2)).map(\.rawValue))
+                ]
             },
             method(
-                "CanPerformAction", [arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i")],
+                "CanPerformAction",
+                [arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("allowed", "b")]
             ) { a in
-                [.boolean(try tables.canPerform(a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3)))]
+                [
+                    .boolean(
+                        try tables.canPerform(
+                            a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3)))
+                ]
             },
             deferred(
-                "PerformAction", [arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i")],
+                "PerformAction",
+                [arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("text", "s")]
             ) { a, done in
-                try service.perform(a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3), completion: done)
+                try service.perform(
+                    a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3), completion: done)
             },
-            method("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) { a in
+            method("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                a in
                 [.string(try service.copy(a.string(0), section: a.int32(1), row: a.int32(2)))]
             },
             method(
-                "CopySection", [arg("table", "s"), arg("section", "i"), arg("separator", "s")], [arg("text", "s")]
+                "CopySection", [arg("table", "s"), arg("section", "i"), arg("separator", "s")],
+                [arg("text", "s")]
             ) { a in
                 [.string(try service.copySection(a.string(0), section: a.int32(1), separator: a.string(2)))]
             },
-            method("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) { a in
+            method("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                a in
                 [.string(try service.cut(a.string(0), section: a.int32(1), row: a.int32(2)))]
             },
-            deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) { a, done in
+            deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                a, done in
                 try service.paste(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
             deferred("GetClipboard", [], [arg("text", "s")]) { _, done in
@@ -279,7 +333,8 @@ public struct CliptabInterface {
     private static func checkReplySize(_ size: Int, what: String, hint: String) throws {
         if size > maxReplyBytes {
             throw CliptabError(
-                .limitExceeded, "\(what) would make a reply of \(size) bytes; the limit is \(maxReplyBytes): \(hint)")
+                .limitExceeded,
+                "\(what) would make a reply of \(size) bytes; the limit is \(maxReplyBytes): \(hint)")
         }
     }
 }
@@ -325,8 +380,10 @@ private func deferred(
     }
 }
 
-/// Typed access to a call's arguments. The dispatcher has already checked the signature,
-/// so a mismatch here is a table error, reported as InvalidArgs rather than a crash.
+/// Typed access to a call's arguments.
+///
+/// The dispatcher has already checked the signature, so a mismatch here is a table error, reported as
+/// InvalidArgs rather than a crash.
 private struct Arguments {
     let values: [BusValue]
 
@@ -337,7 +394,9 @@ private struct Arguments {
     }
 
     func string(_ index: Int) throws -> String {
-        guard index < values.count, case .string(let value) = values[index] else { throw mismatch(index, "s") }
+        guard index < values.count, case .string(let value) = values[index] else {
+            throw mismatch(index, "s")
+        }
         return value
     }
 
@@ -347,22 +406,30 @@ private struct Arguments {
     }
 
     func uint32(_ index: Int) throws -> UInt32 {
-        guard index < values.count, case .uint32(let value) = values[index] else { throw mismatch(index, "u") }
+        guard index < values.count, case .uint32(let value) = values[index] else {
+            throw mismatch(index, "u")
+        }
         return value
     }
 
     func uint64(_ index: Int) throws -> UInt64 {
-        guard index < values.count, case .uint64(let value) = values[index] else { throw mismatch(index, "t") }
+        guard index < values.count, case .uint64(let value) = values[index] else {
+            throw mismatch(index, "t")
+        }
         return value
     }
 
     func bool(_ index: Int) throws -> Bool {
-        guard index < values.count, case .boolean(let value) = values[index] else { throw mismatch(index, "b") }
+        guard index < values.count, case .boolean(let value) = values[index] else {
+            throw mismatch(index, "b")
+        }
         return value
     }
 
     func strings(_ index: Int) throws -> [String] {
-        guard index < values.count, case .array(_, let items) = values[index] else { throw mismatch(index, "as") }
+        guard index < values.count, case .array(_, let items) = values[index] else {
+            throw mismatch(index, "as")
+        }
         return try items.map {
             guard case .string(let value) = $0 else { throw mismatch(index, "as") }
             return value
@@ -370,7 +437,9 @@ private struct Arguments {
     }
 
     func int32s(_ index: Int) throws -> [Int32] {
-        guard index < values.count, case .array(_, let items) = values[index] else { throw mismatch(index, "ai") }
+        guard index < values.count, case .array(_, let items) = values[index] else {
+            throw mismatch(index, "ai")
+        }
         return try items.map {
             guard case .int32(let value) = $0 else { throw mismatch(index, "ai") }
             return value

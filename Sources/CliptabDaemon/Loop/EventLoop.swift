@@ -43,9 +43,10 @@ public final class EventLoop {
         self.signals = signals
     }
 
-    /// Runs until a stop signal or the loss of the bus. Each turn: dispatch every queued
-    /// message (each call is finished before the next is read), let every source process
-    /// what it holds (Xlib queues events that poll cannot see), flush, then poll.
+    /// Runs until a stop signal or the loss of the bus.
+    ///
+    /// Each turn: dispatch every queued message (each call is finished before the next is read), let every
+    /// source process what it holds (Xlib queues events that poll cannot see), flush, then poll.
     public func run() -> LoopExit {
         while true {
             bus.dispatchAll()

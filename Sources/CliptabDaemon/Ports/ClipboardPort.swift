@@ -2,6 +2,7 @@
 import CliptabCore
 
 /// What the daemon needs from a clipboard: take it with a text, give it up, read it.
+///
 /// The X11 adapter implements it; `UnavailableClipboard` stands where there is no display.
 public protocol ClipboardPort: AnyObject {
     /// Makes `text` the clipboard's content and returns once it is verifiably owned; throws

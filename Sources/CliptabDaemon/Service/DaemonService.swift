@@ -78,8 +78,9 @@ public final class DaemonService {
         if owned { onClipboardChanged(false, 0) }
     }
 
-    /// Performs a context-menu action on a cell: copy, cut, paste or delete. The others need
-    /// more arguments than an index path and are refused.
+    /// Performs a context-menu action on a cell: copy, cut, paste or delete.
+    ///
+    /// The others need more arguments than an index path and are refused.
     public func perform(
         _ table: String, action name: String, section: Int32, row: Int32,
         completion: @escaping (Result<String, Error>) -> Void
