@@ -73,6 +73,11 @@ public final class BusConnection {
         dbus_connection_unref(handle)
     }
 
+    /// Gives `body` the libdbus connection; the pointer must not outlive the call.
+    func withUnsafeHandle<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try body(handle)
+    }
+
     /// The default timeout of blocking calls, as libdbus's (25 s).
     public static let defaultTimeoutMilliseconds: Int32 = 25_000
 
