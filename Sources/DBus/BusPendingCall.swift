@@ -98,14 +98,7 @@ extension BusConnection {
         _ message: BusMessage, timeoutMilliseconds: Int32,
         replyHandler: @escaping (Result<BusMessage, BusError>) -> Void
     ) throws -> BusPendingCall {
-        guard message.type == .methodCall else {
-            throw BusError.invalidArgs(
-                "only a method call can be called, not a message of type \(message.type)")
-        }
-        guard timeoutMilliseconds >= -1 else {
-            throw BusError.invalidArgs(
-                "the timeout must be -1 (default) or at least 0, not \(timeoutMilliseconds)")
-        }
+        try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
         return try withUnsafeHandle { connection in
             try BusPendingCall.start(
                 message, on: connection, timeoutMilliseconds: timeoutMilliseconds, handler: replyHandler)
