@@ -30,7 +30,9 @@ public enum NameReleaseResult: Equatable, Sendable {
 /// Not thread-safe by design: create it, use it and drop it on one thread (the daemon's loop
 /// thread, or the CLI's main thread), together with every message, call and handler it serves.
 ///
-/// A daemon drives it from its own `poll()` loop, beside its other descriptors, in this order:
+/// A daemon registers its objects first, then requests its name (so that no call finds the
+/// name without the object), then drives the connection from its own `poll()` loop, beside its
+/// other descriptors, in this order:
 ///
 ///     while running {
 ///         connection.dispatchAll()                 // 1. serve what was read (and queued
