@@ -30,7 +30,9 @@ public enum NameReleaseResult: Equatable, Sendable {
 /// Not thread-safe by design: create it, use it and drop it on one thread (the daemon's loop
 /// thread, or the CLI's main thread), together with every message, call and handler it serves.
 ///
-/// A daemon drives it from its own `poll()` loop, beside its other descriptors, in this order:
+/// A daemon registers its objects first, then requests its name (so that no call finds the
+/// name without the object), then drives the connection from its own `poll()` loop, beside its
+/// other descriptors, in this order:
 ///
 ///     while running {
 ///         connection.dispatchAll()                 // 1. serve what was read (and queued
@@ -71,6 +73,11 @@ public final class BusConnection {
     deinit {
         close()
         dbus_connection_unref(handle)
+    }
+
+    /// Gives `body` the libdbus connection; the pointer must not outlive the call.
+    func withUnsafeHandle<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        try body(handle)
     }
 
     /// The default timeout of blocking calls, as libdbus's (25 s).
@@ -192,15 +199,7 @@ public final class BusConnection {
     public func call(_ message: BusMessage, timeoutMilliseconds: Int32 = defaultTimeoutMilliseconds) throws
         -> BusMessage
     {
-        guard message.type == .methodCall else {
-            throw BusError.invalidArgs(
-                "only a method call can be called, not a message of type \(message.type)")
-        }
-        // libdbus aborts on any other negative timeout.
-        guard timeoutMilliseconds >= -1 else {
-            throw BusError.invalidArgs(
-                "the timeout must be -1 (default) or at least 0, not \(timeoutMilliseconds)")
-        }
+        try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
         defer { message.markSent() }
         let reply = try message.withUnsafeHandle { raw in
             try withBusError { error in
@@ -209,6 +208,23 @@ public final class BusConnection {
         }
         guard let reply else { throw BusError.noMemory("waiting for a reply") }
         return BusMessage.adopting(reply)
+    }
+
+    /// Throws unless `message` is a method call that wants a reply and the timeout is one libdbus
+    /// accepts (it aborts on a negative timeout other than -1).
+    static func checkCallable(_ message: BusMessage, timeoutMilliseconds: Int32) throws {
+        guard message.type == .methodCall else {
+            throw BusError.invalidArgs(
+                "only a method call can be called, not a message of type \(message.type)")
+        }
+        guard !message.noReplyExpected else {
+            throw BusError.invalidArgs(
+                "the call asks for no reply, so there is nothing to wait for: use send")
+        }
+        guard timeoutMilliseconds >= -1 else {
+            throw BusError.invalidArgs(
+                "the timeout must be -1 (default) or at least 0, not \(timeoutMilliseconds)")
+        }
     }
 
     /// Queues `message` for sending and returns its serial; nothing waits for a reply (a reply
@@ -279,7 +295,8 @@ public final class BusConnection {
     }
 
     /// Milliseconds until libdbus's next timeout is due (0: already due), nil when none is
-    /// pending; `now` is `monotonicMilliseconds()`.
+    /// pending; `now` is `CLOCK_MONOTONIC` in milliseconds, as `monotonicMilliseconds()` (and
+    /// Posix's `MonotonicClock.milliseconds()`) give it.
     public func nextTimeoutMilliseconds(now: UInt64 = BusConnection.monotonicMilliseconds()) -> Int32? {
         loop.nextTimeoutMilliseconds(now: now)
     }

@@ -143,10 +143,10 @@ public final class BusMessage {
     /// The kind of message.
     public var type: BusMessageType {
         switch dbus_message_get_type(handle) {
-        case 1: return .methodCall
-        case 2: return .methodReturn
-        case 3: return .error
-        case 4: return .signal
+        case DBUS_MESSAGE_TYPE_METHOD_CALL: return .methodCall
+        case DBUS_MESSAGE_TYPE_METHOD_RETURN: return .methodReturn
+        case DBUS_MESSAGE_TYPE_ERROR: return .error
+        case DBUS_MESSAGE_TYPE_SIGNAL: return .signal
         default: return .invalid
         }
     }

@@ -23,9 +23,11 @@ import Testing
             replies.append(message.replySerial)
             values.append(contentsOf: try message.readValues())
         }
+        // Compared as Bools with the first difference: printing 10,000 serials helps nobody.
         #expect(replies.count == count)
-        #expect(replies == serials)
-        #expect(values == (0..<count).map { .variant(.uint32(UInt32($0))) })
+        #expect(replies == serials, "first out of order: \(Self.firstDifference(replies, serials))")
+        let expected: [BusValue] = (0..<count).map { .variant(.uint32(UInt32($0))) }
+        #expect(values == expected, "first wrong value: \(Self.firstDifference(values, expected))")
         // Large replies must leave through the write watch: 200 replies of 256 KiB each are far
         // more than a socket buffer holds.
         let big = String(repeating: "w", count: 256 << 10)
@@ -37,10 +39,94 @@ import Testing
             let message = fixture.client.readMessage(timeoutMilliseconds: 10_000)
         {
             guard message.type == .methodReturn else { continue }
-            #expect(try message.readValues() == [.string(big)])
+            let intact = try message.readValues() == [.string(big)]
+            #expect(intact, "reply to \(message.replySerial) is not the 256 KiB string")
             bigReplies.append(message.replySerial)
         }
         #expect(bigReplies == bigSerials)
+    }
+
+    /// Runs the documented loop on `connection` until `done()` holds or `milliseconds` pass.
+    static func pump(_ connection: BusConnection, milliseconds: UInt64 = 5000, until done: () -> Bool) -> Bool
+    {
+        let deadline = BusConnection.monotonicMilliseconds() + milliseconds
+        while BusConnection.monotonicMilliseconds() < deadline {
+            connection.dispatchAll()
+            if done() { return true }
+            var fds = connection.pollDescriptors()
+            let timeout = min(connection.nextTimeoutMilliseconds() ?? 20, 20)
+            _ = poll(&fds, nfds_t(fds.count), timeout)
+            connection.handle(fds)
+            connection.handleExpiredTimeouts()
+        }
+        return done()
+    }
+
+    @Test func asynchronousCallsAreAnsweredThroughTheLoop() throws {
+        let fixture = try EchoFixture()
+        let client = fixture.client
+        var outcome: Result<BusMessage, BusError>?
+        let pending = try client.call(
+            fixture.message("Deferred", [.string("async")]), timeoutMilliseconds: 5000
+        ) {
+            outcome = $0
+        }
+        // The pending call's timeout is the loop's to watch.
+        let wait = try #require(client.nextTimeoutMilliseconds())
+        #expect(wait > 4000 && wait <= 5000)
+        #expect(!pending.isCompleted)
+        #expect(Self.pump(client) { outcome != nil })
+        #expect(try outcome?.get().readValues() == [.string("later: async")])
+        #expect(pending.isCompleted)
+        #expect(client.nextTimeoutMilliseconds() == nil)
+
+        outcome = nil
+        try client.call(
+            fixture.message("Fail", [.string("io.test.Echo1.Error.X"), .string("async failure")]),
+            timeoutMilliseconds: 5000
+        ) { outcome = $0 }
+        #expect(Self.pump(client) { outcome != nil })
+        guard case .failure(let error)? = outcome else {
+            Issue.record("expected an error, got \(String(describing: outcome))")
+            return
+        }
+        #expect(error == BusError(name: "io.test.Echo1.Error.X", message: "async failure"))
+    }
+
+    @Test func anAsynchronousCallTimesOutThroughHandleExpiredTimeouts() throws {
+        let fixture = try EchoFixture()
+        let client = fixture.client
+        var outcome: Result<BusMessage, BusError>?
+        // The server answers after 50 ms; the 20 ms timeout must fire first, from the loop.
+        try client.call(fixture.message("Deferred", [.string("too slow")]), timeoutMilliseconds: 20) {
+            outcome = $0
+        }
+        #expect(Self.pump(client) { outcome != nil })
+        guard case .failure(let error)? = outcome else {
+            Issue.record("expected NoReply, got \(String(describing: outcome))")
+            return
+        }
+        #expect(error.name == BusErrorName.noReply)
+        // The late reply is dropped, and a cancelled call never calls its handler.
+        var cancelledCalled = false
+        let cancelled = try client.call(
+            fixture.message("Deferred", [.string("cancelled")]), timeoutMilliseconds: 5000
+        ) {
+            _ in cancelledCalled = true
+        }
+        cancelled.cancel()
+        #expect(client.nextTimeoutMilliseconds() == nil)
+        _ = Self.pump(client, milliseconds: 200) { false }
+        #expect(!cancelledCalled)
+        #expect(try fixture.call("EchoString", [.string("after")]) == [.string("after")])
+    }
+
+    /// The index where two sequences first differ, or nil.
+    static func firstDifference<Element: Equatable>(_ left: [Element], _ right: [Element]) -> Int? {
+        if let index = zip(left, right).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            return index
+        }
+        return left.count == right.count ? nil : min(left.count, right.count)
     }
 
     @Test func theServerSurvivesAClientThatDisconnectsMidCall() throws {

@@ -103,14 +103,18 @@ import Testing
         let fixture = try EchoFixture()
         let mebibyte = String(repeating: "ab✓", count: (1 << 20) / 5) + String(repeating: "z", count: 1 << 18)
         #expect(mebibyte.utf8.count > 1 << 20)
-        #expect(try fixture.call("EchoString", [.string(mebibyte)]) == [.string(mebibyte)])
-        #expect(
-            try fixture.call("EchoVariant", [.variant(.string(mebibyte))]) == [.variant(.string(mebibyte))])
+        // Compared as Bools: a failure should not print megabytes.
+        let plain = try fixture.call("EchoString", [.string(mebibyte)]) == [.string(mebibyte)]
+        #expect(plain, "the 1 MiB string came back different")
+        let wrapped =
+            try fixture.call("EchoVariant", [.variant(.string(mebibyte))]) == [.variant(.string(mebibyte))]
+        #expect(wrapped, "the 1 MiB string in a variant came back different")
 
         let rows = BusValue.array(
             elementSignature: "(ts)",
             (0..<2000).map { .structure([.uint64(UInt64($0) * 7919), .string("row \($0)")]) })
-        #expect(try fixture.call("EchoStructs", [rows]) == [rows])
+        let sameRows = try fixture.call("EchoStructs", [rows]) == [rows]
+        #expect(sameRows, "2000 (ts) rows came back different")
         let noRows = BusValue.array(elementSignature: "(ts)", [])
         #expect(try fixture.call("EchoStructs", [noRows]) == [noRows])
 

@@ -237,6 +237,22 @@ import Testing
                 member: "GetId")
             _ = try connection.call(again, timeoutMilliseconds: -5)
         }
+        func quietCall() throws -> BusMessage {
+            let quiet = try BusMessage.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: nil,
+                member: "GetId")
+            try quiet.setNoReplyExpected(true)
+            return quiet
+        }
+        expectError(containing: "no reply") {
+            _ = try connection.call(quietCall(), timeoutMilliseconds: 1000)
+        }
+        expectError(containing: "no reply") {
+            _ = try connection.call(quietCall(), timeoutMilliseconds: 1000) { _ in }
+        }
+        expectError(containing: "method call") {
+            _ = try connection.call(self.message(), timeoutMilliseconds: 1000)
+        }
     }
 
     @Test func badAddressesAreErrorsNotCrashes() throws {
