@@ -9,7 +9,8 @@ import Glibc
 import Posix
 
 let usage = """
-    usage: cliptabd [--replace] [--data-dir DIR] [--durability full|normal]
+    usage: cliptabd [--replace] [--data-dir DIR] [--durability full|normal] [--primary]
+                    [--secret-clear-ms N] [--paste-timeout-ms N]
            cliptabd --print-introspection | --version | --help
 
     Keeps named tables of text and serves them on the session bus as
@@ -18,6 +19,9 @@ let usage = """
       --replace             take over the bus name from a running cliptabd
       --data-dir DIR        where the store lives (default: $XDG_DATA_HOME/cliptab)
       --durability MODE     full (default: every change survives power loss) or normal
+      --primary             also take PRIMARY (middle-click paste) on copy
+      --secret-clear-ms N   clear a secret table's copy after N ms (default 30000)
+      --paste-timeout-ms N  wait at most N ms for another program's clipboard (default 2000)
       --print-introspection print the D-Bus interface XML and exit
       --version             print the version and exit
       --help                print this help and exit
@@ -28,6 +32,7 @@ struct Options {
     var replace = false
     var dataDirectory: String?
     var durability = Durability.full
+    var clipboard = ClipboardSettings()
 }
 
 func parseOptions(_ arguments: [String]) -> Options {
@@ -40,6 +45,13 @@ func parseOptions(_ arguments: [String]) -> Options {
             exit(2)
         }
         return arguments[index]
+    }
+    func number(_ text: String, _ name: String) -> Int {
+        guard let value = Int(text), value > 0 else {
+            Log.line("\(name) takes a positive whole number of milliseconds, not \"\(text)\"")
+            exit(2)
+        }
+        return value
     }
     while index < arguments.count {
         switch arguments[index] {
@@ -57,6 +69,14 @@ func parseOptions(_ arguments: [String]) -> Options {
                 BusIntrospection.xml(for: [CliptabInterface(service: service).makeInterface()]),
                 terminator: "")
             exit(0)
+        case "--secret-clear-ms":
+            options.clipboard.secretClearMilliseconds = number(
+                value("--secret-clear-ms"), "--secret-clear-ms")
+        case "--paste-timeout-ms":
+            options.clipboard.readTimeoutMilliseconds = number(
+                value("--paste-timeout-ms"), "--paste-timeout-ms")
+        case "--primary":
+            options.clipboard.ownPrimary = true
         case "--replace":
             options.replace = true
         case "--data-dir":
@@ -100,9 +120,10 @@ func run() -> Int32 {
         return 1
     }
     let tables = TableService(catalog: catalog, persistence: store)
-    let service = DaemonService(
-        tables: tables,
-        clipboard: UnavailableClipboard(reason: "this cliptabd has no X11 clipboard support yet"))
+    let display = getenv("DISPLAY").map { String(cString: $0) }
+    let clipboard = X11Clipboard(display: display, settings: options.clipboard)
+    let service = DaemonService(tables: tables, clipboard: clipboard)
+    clipboard.onLost = { service.onClipboardChanged(false, 0) }
 
     let bus: BusConnection
     do {
@@ -174,9 +195,11 @@ func run() -> Int32 {
         }
     }
     let loop = EventLoop(bus: bus, signals: signals)
+    loop.sources = [clipboard]
     loop.shouldStop = { replaced }
     loop.onReload = { Log.line("SIGHUP: nothing to reload yet (no configuration file support), ignoring") }
     let exit = loop.run()
+    clipboard.shutdown()
     switch exit {
     case .signal(let number):
         Log.line("stopping on signal \(number)")

@@ -12,10 +12,15 @@ final class DaemonFixture {
     private(set) var daemon: ChildProcess
     let client: BusConnection
 
-    init(extraArguments: [String] = []) throws {
+    let extraEnvironment: [String: String]
+    let arguments: [String]
+
+    init(extraArguments: [String] = [], extraEnvironment: [String: String] = [:]) throws {
         bus = try PrivateBus()
         data = try TemporaryDirectory(prefix: "cliptabd-test")
-        daemon = try Self.start(bus: bus, data: data, arguments: extraArguments)
+        self.extraEnvironment = extraEnvironment
+        arguments = extraArguments
+        daemon = try Self.start(bus: bus, data: data, arguments: extraArguments, extra: extraEnvironment)
         client = try BusConnection.connect(address: bus.address)
         try waitUntilServing()
     }
@@ -28,24 +33,29 @@ final class DaemonFixture {
         ]
     }
 
-    var environment: [String: String] { Self.environment(bus: bus, data: data) }
+    var environment: [String: String] {
+        Self.environment(bus: bus, data: data).merging(extraEnvironment) { $1 }
+    }
 
-    static func start(bus: PrivateBus, data: TemporaryDirectory, arguments: [String]) throws -> ChildProcess {
+    static func start(
+        bus: PrivateBus, data: TemporaryDirectory, arguments: [String], extra: [String: String] = [:]
+    ) throws -> ChildProcess {
         try ChildProcess.spawn(
-            BuiltProducts.path(of: "cliptabd"), arguments, environment: environment(bus: bus, data: data),
-            stdout: .null, stderr: .pipe)
+            BuiltProducts.path(of: "cliptabd"), arguments,
+            environment: environment(bus: bus, data: data).merging(extra) { $1 },
+            stdout: .null, stderr: .null)
     }
 
     /// Starts another daemon process on the same bus and data (for takeover tests).
     func startAnother(_ arguments: [String]) throws -> ChildProcess {
-        try Self.start(bus: bus, data: data, arguments: arguments)
+        try Self.start(bus: bus, data: data, arguments: arguments, extra: extraEnvironment)
     }
 
     /// Kills the daemon with SIGKILL and starts a new one on the same store.
     func restart(signal: Int32 = SIGKILL) throws {
         daemon.signal(signal)
         _ = daemon.waitForExit()
-        daemon = try Self.start(bus: bus, data: data, arguments: [])
+        daemon = try Self.start(bus: bus, data: data, arguments: arguments, extra: extraEnvironment)
         try waitUntilServing()
     }
 

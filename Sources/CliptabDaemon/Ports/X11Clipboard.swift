@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Glibc
+import Posix
+import X11Selection
+
+/// How the daemon uses the X11 clipboard.
+public struct ClipboardSettings: Equatable, Sendable {
+    /// Also take PRIMARY (middle-click paste) on copy.
+    public var ownPrimary = false
+    /// How long a secret copy stays on the clipboard, in milliseconds.
+    public var secretClearMilliseconds = 30_000
+    /// The longest wait for another program's clipboard text, in milliseconds.
+    public var readTimeoutMilliseconds = 2_000
+    /// The largest clipboard text a paste accepts, in bytes.
+    public var maxReadBytes = 16 << 20
+    /// How often an unreachable display is tried again, in milliseconds.
+    public var reconnectMilliseconds = 5_000
+    /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.
+    public var handOverMilliseconds = 2_000
+
+    /// The defaults.
+    public init() {}
+}
+
+/// The clipboard on an X display: owns CLIPBOARD (and PRIMARY) with copied text, reads
+/// other programs' text, clears secret copies after a while, and survives the display
+/// going away, coming back through a fresh connection.
+public final class X11Clipboard: ClipboardPort, PollSource {
+    /// The settings in force.
+    public var settings: ClipboardSettings
+    /// Called when this daemon's copy leaves the clipboard (another program took it, the
+    /// secret timeout cleared it, or the display went away).
+    public var onLost: () -> Void = {}
+
+    private let display: String?
+    private var service: SelectionService?
+    private var nextConnectAttempt: UInt64 = 0
+    private var lastConnectError = ""
+    /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
+    private var secretClear: (deadline: UInt64, acquired: UInt)?
+
+    /// Makes a clipboard for `display` (nil: no display).
+    ///
+    /// Connects on first use.
+    public init(display: String?, settings: ClipboardSettings = ClipboardSettings()) {
+        self.display = display.flatMap { $0.isEmpty ? nil : $0 }
+        self.settings = settings
+        connectIfNeeded(now: MonotonicClock.milliseconds())
+    }
+
+    /// A live connection, made now if there is none and the display may be back.
+    @discardableResult
+    private func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
+        if let service, !service.isBroken { return service }
+        guard let display else { return nil }
+        guard force || now >= nextConnectAttempt else { return nil }
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        do {
+            let connected = try SelectionService.connect(display: display)
+            connected.onOwnershipLost = { [weak self] selection in
+                guard let self, selection == .clipboard else { return }
+                self.secretClear = nil
+                self.onLost()
+            }
+            service = connected
+            lastConnectError = ""
+            return connected
+        } catch {
+            lastConnectError = "\(error)"
+            return nil
+        }
+    }
+
+    private func unavailable() -> CliptabError {
+        guard display != nil else {
+            return CliptabError(
+                .clipboardUnavailable,
+                "no X display: DISPLAY was not set when cliptabd started (import it into the user manager, then restart cliptabd)"
+            )
+        }
+        let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
+        return CliptabError(
+            .clipboardUnavailable, "the X display \(display ?? "") is not reachable: \(reason)")
+    }
+
+    // MARK: - ClipboardPort
+
+    /// Owns CLIPBOARD (and PRIMARY when configured) with `text`; returns once the server
+    /// confirms the ownership.
+    public func copy(_ text: String, isSecret: Bool) throws {
+        // A clipboard call checks the display at once, not only at the periodic retry.
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            throw unavailable()
+        }
+        let bytes = Array(text.utf8)
+        let acquired: UInt
+        do {
+            acquired = try service.own(.clipboard, text: bytes, secret: isSecret)
+            if settings.ownPrimary { _ = try? service.own(.primary, text: bytes, secret: isSecret) }
+        } catch {
+            throw CliptabError(.clipboardUnavailable, "could not take the clipboard: \(error)")
+        }
+        secretClear =
+            isSecret
+            ? (MonotonicClock.milliseconds() + UInt64(settings.secretClearMilliseconds), acquired) : nil
+    }
+
+    /// Gives up CLIPBOARD and PRIMARY with their acquisition times, so a newer owner's
+    /// text stays.
+    public func clear() {
+        secretClear = nil
+        guard let service, !service.isBroken else { return }
+        service.release(.clipboard)
+        service.release(.primary)
+    }
+
+    /// Reads CLIPBOARD's text; answers from memory when this daemon owns it.
+    public func read(completion: @escaping (Result<String, CliptabError>) -> Void) {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            completion(.failure(unavailable()))
+            return
+        }
+        let timeout = settings.readTimeoutMilliseconds
+        service.readText(.clipboard, timeoutMilliseconds: timeout, maxBytes: settings.maxReadBytes) {
+            result in
+            switch result {
+            case .success(let bytes):
+                completion(.success(String(decoding: bytes, as: UTF8.self)))
+            case .failure(.empty(let message)):
+                completion(.failure(CliptabError(.clipboardEmpty, "nothing to paste: \(message)")))
+            case .failure(.timedOut(let message)):
+                completion(
+                    .failure(
+                        CliptabError(
+                            .clipboardUnavailable,
+                            "the clipboard's owner did not answer within \(timeout) ms: \(message)")))
+            case .failure(.tooLarge(let message)):
+                completion(.failure(CliptabError(.limitExceeded, message)))
+            case .failure(.unavailable(let message)):
+                completion(.failure(CliptabError(.clipboardUnavailable, message)))
+            }
+        }
+    }
+
+    /// True while this daemon owns CLIPBOARD.
+    public var isOwned: Bool { service.map { !$0.isBroken && $0.owns(.clipboard) } ?? false }
+
+    // MARK: - PollSource
+
+    /// The X connection's descriptor, while there is a live one.
+    public var pollDescriptor: Int32? {
+        guard let service, !service.isBroken else { return nil }
+        return service.fileDescriptor
+    }
+
+    /// Handles X events, clears an expired secret copy, and retries a lost display.
+    public func process(now: UInt64) {
+        if let service {
+            let owned = !service.isBroken && service.owns(.clipboard)
+            service.processEvents(now: now)
+            if service.isBroken {
+                // Never touch a broken Display again: drop it and reconnect later.
+                self.service = nil
+                secretClear = nil
+                nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+                if owned { onLost() }
+            }
+        } else if display != nil {
+            connectIfNeeded(now: now)
+        }
+        if let pending = secretClear, now >= pending.deadline {
+            secretClear = nil
+            // Only the very copy that was made secret is cleared: if another program, or a
+            // newer copy of ours, holds the clipboard now, it stays.
+            if let service, service.acquisitionTime(.clipboard) == pending.acquired, service.owns(.clipboard)
+            {
+                service.release(.clipboard)
+                service.release(.primary)
+                onLost()
+            }
+        }
+    }
+
+    /// The earliest of the X service's deadline, the secret clear, and the next retry.
+    public func nextDeadline() -> UInt64? {
+        var deadlines: [UInt64] = []
+        if let service, !service.isBroken {
+            if let deadline = service.nextDeadline() { deadlines.append(deadline) }
+        } else if display != nil {
+            deadlines.append(nextConnectAttempt)
+        }
+        if let pending = secretClear { deadlines.append(pending.deadline) }
+        return deadlines.min()
+    }
+
+    /// At exit: hands a non-secret copy to a running clipboard manager (bounded wait), and
+    /// gives up a secret one.
+    public func shutdown() {
+        guard let service, !service.isBroken else { return }
+        if secretClear != nil {
+            clear()
+            return
+        }
+        _ = service.handOverToClipboardManager(timeoutMilliseconds: settings.handOverMilliseconds)
+    }
+}
