@@ -18,6 +18,12 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var reconnectMilliseconds = 5_000
     /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.
     public var handOverMilliseconds = 2_000
+    /// The largest property written in one request; larger texts go by INCR. The default is
+    /// the server's own maximum request size (16 MiB with BIG-REQUESTS), as xclip does:
+    /// smaller INCR chunks cost a round trip to the requestor each.
+    public var incrementalChunkBytes = Int.max
+    /// How long an INCR transfer may wait for its requestor, in milliseconds.
+    public var incrementalTimeoutMilliseconds = 5_000
 
     /// The defaults.
     public init() {}
@@ -57,7 +63,10 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         guard force || now >= nextConnectAttempt else { return nil }
         nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
         do {
-            let connected = try SelectionService.connect(display: display)
+            let configuration = SelectionConfiguration(
+                incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                incrementalChunkBytes: settings.incrementalChunkBytes)
+            let connected = try SelectionService.connect(display: display, configuration: configuration)
             connected.onOwnershipLost = { [weak self] selection in
                 guard let self, selection == .clipboard else { return }
                 self.secretClear = nil
