@@ -15,6 +15,7 @@ struct ErrorCodeTests {
         return recorder
     }
 
+    /// NoSuchTable names the table.
     @Test("NoSuchTable names the table")
     func noSuchTable() throws {
         let recorder = try Self.threeRows()
@@ -35,6 +36,7 @@ struct ErrorCodeTests {
         recorder.expectRefused(.noSuchTable, mentioning: ["ghost"]) { try service.setSecret("ghost", true) }
     }
 
+    /// TableExists names the table, for create and rename.
     @Test("TableExists names the table, for create and rename")
     func tableExists() throws {
         let recorder = try Self.threeRows()
@@ -47,6 +49,7 @@ struct ErrorCodeTests {
         #expect(service.listTables() == ["t", "u"])
     }
 
+    /// InvalidName: empty, over 255 bytes, control characters, slash.
     @Test(
         "InvalidName: empty, over 255 bytes, control characters, slash",
         arguments: [
@@ -65,6 +68,7 @@ struct ErrorCodeTests {
         }
     }
 
+    /// Names of exactly 255 bytes, and non-ASCII names, are valid.
     @Test("Names of exactly 255 bytes, and non-ASCII names, are valid")
     func longestValidName() throws {
         let recorder = ServiceRecorder()
@@ -75,6 +79,7 @@ struct ErrorCodeTests {
         #expect(recorder.service.listTables() == [name, "日本 tables, with spaces"])
     }
 
+    /// NoSuchSection names the header; headers compare byte for byte.
     @Test("NoSuchSection names the header; headers compare byte for byte")
     func noSuchSection() throws {
         let recorder = try Self.threeRows()
@@ -88,6 +93,7 @@ struct ErrorCodeTests {
         #expect(try service.findSection("t", header: "caf\u{E9}") == 0)
     }
 
+    /// NoSuchRow names the id, also for the id of a deleted row.
     @Test("NoSuchRow names the id, also for the id of a deleted row")
     func noSuchRow() throws {
         let recorder = try Self.threeRows()
@@ -98,6 +104,7 @@ struct ErrorCodeTests {
         recorder.expectRefused(.noSuchRow, mentioning: ["\(id)"]) { _ = try service.locate(id) }
     }
 
+    /// IndexOutOfRange names the index and the valid range.
     @Test("IndexOutOfRange names the index and the valid range")
     func indexOutOfRange() throws {
         let recorder = try Self.threeRows()
@@ -148,6 +155,7 @@ struct ErrorCodeTests {
         }
     }
 
+    /// InvalidArgument names the duplicate, the operator, the operand, the action or the format.
     @Test("InvalidArgument names the duplicate, the operator, the operand, the action or the format")
     func invalidArgument() throws {
         let recorder = try Self.threeRows()
@@ -185,6 +193,7 @@ struct ErrorCodeTests {
         }
     }
 
+    /// NotPermitted names the action and the table, and leaves reads alone.
     @Test("NotPermitted names the action and the table, and leaves reads alone")
     func notPermitted() throws {
         let recorder = try Self.threeRows()
@@ -222,6 +231,7 @@ struct ErrorCodeTests {
         #expect(try recorder.texts("t") == [["a", "b", "c"]])
     }
 
+    /// LimitExceeded names the size and the limit, for cells, titles, rows and sections.
     @Test("LimitExceeded names the size and the limit, for cells, titles, rows and sections")
     func limitExceeded() throws {
         let limits = Limits(maxCellBytes: 8, maxRowsPerTable: 4, maxSectionsPerTable: 2)
@@ -261,6 +271,7 @@ struct ErrorCodeTests {
             try service.importTable("t", format: "lines", data: "## A\nx\ny\n## B\nz\n", replace: true) == 3)
     }
 
+    /// StorageFailure from the persistence reaches the caller, and memory stays as it was.
     @Test("StorageFailure from the persistence reaches the caller, and memory stays as it was")
     func storageFailure() throws {
         let recorder = try Self.threeRows()
@@ -294,6 +305,7 @@ struct ErrorCodeTests {
         func commit(_ writes: [StoreWrite]) throws { throw Broken() }
     }
 
+    /// Any other error of the persistence becomes StorageFailure, with its description.
     @Test("Any other error of the persistence becomes StorageFailure, with its description")
     func foreignStorageError() throws {
         let service = TableService(catalog: Catalog(), persistence: BrokenPersistence())

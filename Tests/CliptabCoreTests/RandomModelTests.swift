@@ -7,8 +7,9 @@ import Testing
 struct RandomModelTests {
     /// Small limits, so that over-limit cells, rows and sections come up often.
     static let smallLimits = Limits(maxCellBytes: 12, maxRowsPerTable: 24, maxSectionsPerTable: 6)
-    /// Sequences per test case, and calls per sequence.
+    /// Sequences per test case.
     static let sequences = 600
+    /// Calls per sequence.
     static let steps = 40
 
     /// The errors the core can produce (the clipboard ones come from the daemon).
@@ -16,6 +17,7 @@ struct RandomModelTests {
         .clipboardEmpty, .clipboardUnavailable,
     ])
 
+    /// random call sequences agree with the reference, the events and the invariants.
     @Test("random call sequences agree with the reference, the events and the invariants", arguments: 0..<4)
     func randomSequences(batch: Int) {
         var coverage = Set<String>()

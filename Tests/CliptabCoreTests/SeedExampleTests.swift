@@ -39,6 +39,7 @@ struct SeedExampleTests {
         return recorder
     }
 
+    /// moveSection(0 → 2) turns A B C into B C A.
     @Test("moveSection(0 → 2) turns A B C into B C A")
     func moveFirstSectionToLast() throws {
         let recorder = try Self.threeByThree()
@@ -51,6 +52,7 @@ struct SeedExampleTests {
             recorder.takeEvents() == [.sectionMoved(table: "cells", revision: revision + 1, from: 0, to: 2)])
     }
 
+    /// moveSection(1 → 2) turns A B C into A C B.
     @Test("moveSection(1 → 2) turns A B C into A C B")
     func moveMiddleSectionToLast() throws {
         let recorder = try Self.threeByThree()
@@ -60,6 +62,7 @@ struct SeedExampleTests {
         #expect(try recorder.ids("cells") == [ids[0], ids[2], ids[1]])
     }
 
+    /// moveSection(-1 → 0) names the last section from the end.
     @Test("moveSection(-1 → 0) names the last section from the end")
     func moveLastSectionFirst() throws {
         let recorder = try Self.threeByThree()
@@ -68,6 +71,7 @@ struct SeedExampleTests {
         #expect(recorder.takeEvents().count == 1)
     }
 
+    /// moveRow(0,0 → 0,1) turns [C1 C2 C3] into [C2 C1 C3]; the row keeps its id.
     @Test("moveRow(0,0 → 0,1) turns [C1 C2 C3] into [C2 C1 C3]; the row keeps its id")
     func moveCellOneToCellTwo() throws {
         let recorder = try Self.threeByThree()
@@ -89,6 +93,7 @@ struct SeedExampleTests {
             ])
     }
 
+    /// moveRow within a section: the destination counts after the removal.
     @Test("moveRow within a section: the destination counts after the removal")
     func moveCellToTheEnd() throws {
         let recorder = try Self.threeByThree()
@@ -102,6 +107,7 @@ struct SeedExampleTests {
         #expect(try recorder.texts("cells")[0] == [first[2], first[0], first[1]])
     }
 
+    /// moveRow(0,1 → 1,0) makes cell 2 of section 1 the first cell of section 2.
     @Test("moveRow(0,1 → 1,0) makes cell 2 of section 1 the first cell of section 2")
     func moveCellAcrossSections() throws {
         let recorder = try Self.threeByThree()
@@ -125,6 +131,7 @@ struct SeedExampleTests {
             ])
     }
 
+    /// findSection("Odd Numbers"), then deleteSections of it, leaves the even numbers.
     @Test("findSection(\"Odd Numbers\"), then deleteSections of it, leaves the even numbers")
     func deleteOddNumbersSection() throws {
         let recorder = try Self.numbers()
@@ -147,6 +154,7 @@ struct SeedExampleTests {
         recorder.expectRefused(.noSuchRow, mentioning: ["\(oddIDs[1])"]) { _ = try service.locate(oddIDs[1]) }
     }
 
+    /// deleteWhere(">", "2") removes every number above 2 in every section.
     @Test("deleteWhere(\">\", \"2\") removes every number above 2 in every section")
     func deleteNumbersGreaterThanTwo() throws {
         let recorder = try Self.numbers()
