@@ -10,8 +10,26 @@ import Testing
 struct CommitFailureTests {
     /// The calls that fail in turn; each changes something different.
     enum Call: String, CaseIterable {
-        case createTable, insertRows, moveRow, moveSection, setCell, deleteSections, deleteWhere, importTable
-        case rename, allowedActions
+        /// Creates table "u".
+        case createTable
+        /// Inserts two rows (and uses two row ids).
+        case insertRows
+        /// Moves a row across sections.
+        case moveRow
+        /// Moves a section.
+        case moveSection
+        /// Changes a cell's text.
+        case setCell
+        /// Deletes a section with its rows.
+        case deleteSections
+        /// Deletes the rows that contain "a".
+        case deleteWhere
+        /// Replaces the table's content by an import.
+        case importTable
+        /// Renames the table.
+        case rename
+        /// Changes the allowed actions (a setting: no revision, no event).
+        case allowedActions
 
         /// Performs the call on table "t" of `service`.
         func perform(on service: TableService) throws {
