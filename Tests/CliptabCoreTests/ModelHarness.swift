@@ -293,7 +293,6 @@ struct ReferenceModel {
         }
     }
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     private mutating func run(_ operation: ModelOperation, _ service: Answer?) throws(Refusal) -> (
         Answer, Bool
     ) {
@@ -670,6 +669,7 @@ final class ModelRun {
             actual = .error(error.code)
             message = error.message
         } catch {
+            hooks.disarm()
             return "threw a foreign error \(error)"
         }
         hooks.disarm()
@@ -696,6 +696,10 @@ final class ModelRun {
         fillIDs()
         if let problem = compareReference() { return problem }
         if let problem = checkInvariants(before: before) { return problem }
+        // TableAdded does not say how a table starts: CreateTable makes one empty section
+        // (no SectionsInserted follows), ImportTable of a missing table makes none (its
+        // sections follow as SectionsInserted). A client cannot tell the two apart from the
+        // events alone, so the replica is told which call it was.
         var creatingByImport = false
         if case .importLines(let name, _, _, _, _) = operation {
             creatingByImport = before.tables[name] == nil
@@ -1127,7 +1131,6 @@ final class ModelRun {
         }
     }
 
-    // swiftlint:disable:next cyclomatic_complexity function_body_length
     private func nextOperation() -> ModelOperation {
         if reference.tables.isEmpty && rng.percent(60) { return .createTable(rng.pick(Self.tableNames)) }
         let name = tableName()
