@@ -46,9 +46,18 @@ public enum OrderKeys {
             let (span, overflow) = upper.subtractingReportingOverflow(lower)
             let room = (overflow ? Int64.max : span) / (slots + 1)
             if room >= 2 || (low == 0 && high == count) {
-                let step = max(room, 1)
-                var rekeyed: [(index: Int, key: Int64)] = []
+                var step = max(room, 1)
                 var next = lower
+                // A window at one end of the list reaches the free keys beyond that end.
+                // Spread over all of them, each re-spacing would take the end's elements a
+                // fraction closer to the bound, until inserts near that end re-key windows
+                // as large as the list; so the window takes the normal spacing and keeps
+                // to its neighbour's side, leaving the free keys for the next time.
+                if (low == 0) != (high == count) && room > spacing {
+                    step = spacing
+                    if low == 0 { next = upper - spacing * (slots + 1) }
+                }
+                var rekeyed: [(index: Int, key: Int64)] = []
                 var newKey: Int64 = 0
                 for slot in 0..<Int(slots) {
                     next += step

@@ -60,7 +60,6 @@ public final class SQLiteStore: Persistence {
             if fd < 0 { throw storageError("cannot create the store file \(path)", errno) }
             close(fd)
         }
-        chmod(path, 0o600)
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase.open(path: path, create: false)
@@ -69,6 +68,9 @@ public final class SQLiteStore: Persistence {
         }
         let store = SQLiteStore(path: path, database: database)
         try store.check(isNew: isNew)
+        // Only a file that passed as a cliptab store is ours to restrict (with the WAL files
+        // that reading it in WAL mode may just have made with its old mode).
+        for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         try store.configure(durability)
         let version = try store.version()
         if isNew || version == 0 { try store.createSchema() }

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Testing
+
+/// The service against the naive reference of ModelHarness.swift, over MemoryPersistence.
+@Suite("Randomized model")
+struct RandomModelTests {
+    /// Small limits, so that over-limit cells, rows and sections come up often.
+    static let smallLimits = Limits(maxCellBytes: 12, maxRowsPerTable: 24, maxSectionsPerTable: 6)
+    /// Sequences per test case.
+    static let sequences = 600
+    /// Calls per sequence.
+    static let steps = 40
+
+    /// The errors the core can produce (the clipboard ones come from the daemon).
+    static let coreCodes = Set(CliptabError.Code.allCases).subtracting([
+        .clipboardEmpty, .clipboardUnavailable,
+    ])
+
+    /// random call sequences agree with the reference, the events and the invariants.
+    @Test("random call sequences agree with the reference, the events and the invariants", arguments: 0..<4)
+    func randomSequences(batch: Int) {
+        var coverage = Set<String>()
+        for index in 0..<Self.sequences {
+            let seed = UInt64(batch * Self.sequences + index) &* 0x9E37_79B9_7F4A_7C15 ^ 0x00C1_1F7A_B000_0001
+            let persistence = MemoryPersistence()
+            let limits = index % 4 == 3 ? Limits.defaults : Self.smallLimits
+            let service = TableService(catalog: Catalog(), persistence: persistence, limits: limits)
+            let run = ModelRun(seed: seed, service: service, hooks: .memory(persistence))
+            if let problem = run.run(steps: Self.steps) {
+                Issue.record(Comment(rawValue: problem))
+                return
+            }
+            coverage.formUnion(run.coverage)
+        }
+        let codes = Set(
+            coverage.compactMap {
+                $0.split(separator: ":").last.flatMap { CliptabError.Code(rawValue: String($0)) }
+            })
+        #expect(codes == Self.coreCodes, "error kinds never provoked: \(Self.coreCodes.subtracting(codes))")
+        let calls = Set(coverage.map { String($0.prefix { $0 != ":" }) })
+        let succeeded = Set(coverage.filter { $0.hasSuffix(":ok") }.map { String($0.prefix { $0 != ":" }) })
+        #expect(
+            calls.count == 26 && succeeded == calls,
+            "calls that never succeeded: \(calls.subtracting(succeeded))")
+    }
+}

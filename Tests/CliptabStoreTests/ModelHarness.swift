@@ -1,0 +1,1 @@
+../CliptabCoreTests/ModelHarness.swift
