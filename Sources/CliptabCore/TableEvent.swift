@@ -27,7 +27,8 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
 /// Applying the events in order to a copy of the table's structure gives the table's new structure (UIKit's
 /// batch-update contract). No event carries cell text.
 public enum TableEvent: Equatable, Sendable {
-    /// A table was created.
+    /// A table was created, with one empty section (a table created by an import then
+    /// gets a SectionsDeleted of that section in the same change).
     case tableAdded(String)
     /// A table was dropped.
     case tableRemoved(String)

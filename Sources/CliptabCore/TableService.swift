@@ -600,6 +600,7 @@ public final class TableService {
         var events: [TableEvent] = []
         var existingSections: [Section] = []
         var record: TableRecord
+        var createdByImport = false
         if let table = catalog.tables[name] {
             try Self.check(table, permits: .insert)
             record = table.record
@@ -611,6 +612,10 @@ public final class TableService {
             counters.nextTableID += 1
             writes.append(.createTable(record))
             events.append(.tableAdded(name))
+            // TableAdded means "a table with one empty section" to a client that follows the
+            // signals; an imported table has only its imported sections, so that section
+            // is announced as gone at once.
+            createdByImport = true
         }
         for section in imported.sections {
             try limits.checkCell(section.header, what: "header")
@@ -618,6 +623,9 @@ public final class TableService {
             for row in section.rows { try limits.checkCell(row.text) }
         }
         record.revision += 1
+        if createdByImport {
+            events.append(.sectionsDeleted(table: name, revision: record.revision, sections: [0]))
+        }
         if replace && !existingSections.isEmpty {
             writes.append(.deleteSections(tableID: record.id, sectionIDs: existingSections.map(\.id)))
             events.append(

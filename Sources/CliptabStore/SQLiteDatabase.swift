@@ -11,8 +11,11 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
     /// "message (SQLite code N)".
     public var description: String { "\(message) (SQLite code \(code))" }
 
-    /// True for "file is not a database" (SQLITE_NOTADB) and corruption (SQLITE_CORRUPT).
-    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+    /// True for "file is not a database" (SQLITE_NOTADB).
+    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
+
+    /// True for a damaged database (SQLITE_CORRUPT).
+    public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT }
 }
 
 /// An open SQLite database connection.

@@ -102,6 +102,11 @@ public final class SQLiteStore: Persistence {
                 .storageFailure,
                 "\(path) is not a cliptab store (not an SQLite database); it was left untouched — move it away to start a new store"
             )
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw CliptabError(
+                .storageFailure,
+                "\(path) is damaged (\(error)); it was left untouched — restore a backup or move it away to start a new store"
+            )
         } catch {
             throw failure(error, "reading the store header")
         }
@@ -365,10 +370,12 @@ private func storageError(_ what: String, _ code: Int32) -> CliptabError {
 
 /// Makes `directory` and its missing parents; the last one gets mode 0700.
 private func makeDirectory(_ directory: String) throws {
-    var path = ""
-    for component in directory.split(separator: "/") {
+    // A relative directory stays relative: components are joined from "" or "/".
+    var path = directory.hasPrefix("/") ? "" : "."
+    let components = directory.split(separator: "/")
+    for (index, component) in components.enumerated() {
         path += "/" + component
-        if mkdir(path, path == directory ? 0o700 : 0o755) != 0 && errno != EEXIST {
+        if mkdir(path, index == components.count - 1 ? 0o700 : 0o755) != 0 && errno != EEXIST {
             throw storageError("cannot create the data directory \(path)", errno)
         }
     }

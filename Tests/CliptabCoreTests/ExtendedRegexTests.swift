@@ -4,25 +4,7 @@ import CliptabCore
 import Foundation
 import Testing
 
-/// A generator of reproducible pseudo-random numbers (SplitMix64) for the randomized tests.
-struct SplitMix64: RandomNumberGenerator {
-    /// The generator's state.
-    var state: UInt64
-
-    /// A generator starting from `seed`.
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
+// SplitMix64 comes from ModelHarness.swift, shared by the randomized tests.
 
 private func matches(_ pattern: String, _ text: String) throws -> Bool {
     var budget = MatchBudget(steps: MatchBudget.defaultSteps)

@@ -238,6 +238,7 @@ struct ReferenceModel {
 
     private func checkCell(_ text: String) throws(Refusal) {
         if text.utf8.count > limits.maxCellBytes { throw Refusal(.limitExceeded) }
+        if text.utf8.contains(0) { throw Refusal(.invalidArgument) }
     }
 
     /// A decimal number as the contract defines it (sign, digits, optional fraction); the
@@ -696,15 +697,9 @@ final class ModelRun {
         fillIDs()
         if let problem = compareReference() { return problem }
         if let problem = checkInvariants(before: before) { return problem }
-        // TableAdded does not say how a table starts: CreateTable makes one empty section
-        // (no SectionsInserted follows), ImportTable of a missing table makes none (its
-        // sections follow as SectionsInserted). A client cannot tell the two apart from the
-        // events alone, so the replica is told which call it was.
-        var creatingByImport = false
-        if case .importLines(let name, _, _, _, _) = operation {
-            creatingByImport = before.tables[name] == nil
-        }
-        if let problem = replay(events, creatingByImport: creatingByImport, before: before) { return problem }
+        // TableAdded always means a table with one empty section: an import that creates
+        // its table follows it with SectionsDeleted([0]), so the replica needs no hint.
+        if let problem = replay(events, creatingByImport: false, before: before) { return problem }
         return nil
     }
 

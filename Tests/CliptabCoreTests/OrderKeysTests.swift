@@ -81,8 +81,10 @@ struct OrderKeysTests {
             }
         }
         #expect(list.totalRekeyed > 0, "5,000 inserts at one place never re-spaced")
-        #expect(list.mostRekeyed <= 64, "one insert re-keyed \(list.mostRekeyed) neighbours")
-        #expect(list.totalRekeyed <= 5000 * 4, "5,000 inserts re-keyed \(list.totalRekeyed) neighbours")
+        // Amortized small, and never a renumbering of the whole list; a single re-spacing
+        // may take a large crowd at once (that is what keeps the average low).
+        #expect(list.mostRekeyed < list.keys.count, "one insert re-keyed \(list.mostRekeyed) neighbours")
+        #expect(list.totalRekeyed <= 5000 * 8, "5,000 inserts re-keyed \(list.totalRekeyed) neighbours")
     }
 
     /// Moving rows one after another to the second place stays cheap (a list under a pinned row).
@@ -97,7 +99,7 @@ struct OrderKeysTests {
             }
         }
         #expect(list.totalRekeyed > 0)
-        #expect(list.mostRekeyed <= 64, "one move re-keyed \(list.mostRekeyed) neighbours")
+        #expect(list.mostRekeyed < list.keys.count - 1, "one move re-keyed \(list.mostRekeyed) neighbours")
     }
 
     /// Moving rows one after another to one place in the middle keeps the keys ascending.
@@ -149,5 +151,34 @@ struct OrderKeysTests {
             }
             #expect(list.totalRekeyed > 0)
         }
+    }
+}
+
+/// Where rows keep arriving in the middle of a list, re-spacing stays amortized small.
+@Suite("Order keys under repeated middle inserts")
+struct OrderKeysMiddleTests {
+    /// 5,000 moves of random rows to index 500 of a 1,000-row list, and 20,000 inserts at
+    /// the middle of a growing list, re-key a bounded number of neighbours per change on
+    /// average, and never the whole list.
+    @Test func middleTraffic() {
+        var list = KeyList(keys: (0..<1000).map { Int64($0) * OrderKeys.spacing })
+        var rng = SplitMix64(seed: 11)
+        for step in 0..<5000 {
+            if let problem = list.move(from: rng.below(1000), to: 500) {
+                Issue.record("move step \(step): \(problem)")
+                return
+            }
+        }
+        #expect(list.mostRekeyed < 999, "one move re-keyed \(list.mostRekeyed) rows")
+        #expect(list.totalRekeyed <= 5000 * 8, "5,000 moves re-keyed \(list.totalRekeyed) rows")
+
+        var growing = KeyList(keys: (0..<100).map { Int64($0) * OrderKeys.spacing })
+        for step in 0..<20000 {
+            if let problem = growing.insert(at: growing.keys.count / 2) {
+                Issue.record("insert step \(step): \(problem)")
+                return
+            }
+        }
+        #expect(growing.totalRekeyed <= 20000 * 16, "20,000 inserts re-keyed \(growing.totalRekeyed) rows")
     }
 }
