@@ -17,6 +17,26 @@ enum Measure {
         return Double(samples[samples.count / 2]) / 1000
     }
 
+    /// Runs `baseline` and `body` alternately `count` times each and returns both medians
+    /// in microseconds, so that both see the same moments of a noisy machine.
+    static func paired(
+        _ count: Int, baseline: () throws -> Void, _ body: (Int) throws -> Void
+    ) rethrows -> (subject: Double, baseline: Double) {
+        var subjects: [UInt64] = []
+        var baselines: [UInt64] = []
+        for index in 0..<count {
+            var start = MonotonicClock.nanoseconds()
+            try baseline()
+            baselines.append(MonotonicClock.nanoseconds() - start)
+            start = MonotonicClock.nanoseconds()
+            try body(index)
+            subjects.append(MonotonicClock.nanoseconds() - start)
+        }
+        subjects.sort()
+        baselines.sort()
+        return (Double(subjects[count / 2]) / 1000, Double(baselines[count / 2]) / 1000)
+    }
+
     /// The resident set size of this process in bytes, from /proc/self/statm.
     static func residentBytes() -> Int {
         guard let file = fopen("/proc/self/statm", "r") else { return 0 }
