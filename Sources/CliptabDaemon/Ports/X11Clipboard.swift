@@ -18,8 +18,9 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var reconnectMilliseconds = 5_000
     /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.
     public var handOverMilliseconds = 2_000
-    /// The largest property written in one request; larger texts go by INCR. The default is
-    /// the server's own maximum request size (16 MiB with BIG-REQUESTS), as xclip does:
+    /// The largest property written in one request; larger texts go by INCR.
+    ///
+    /// The default is the server's own maximum request size (16 MiB with BIG-REQUESTS), as xclip does:
     /// smaller INCR chunks cost a round trip to the requestor each.
     public var incrementalChunkBytes = Int.max
     /// How long an INCR transfer may wait for its requestor, in milliseconds.
