@@ -71,7 +71,7 @@ final class ConfiguredDaemon {
         try prepare(home)
         // Through sh only to send standard error to a file; exec keeps the pid the daemon's.
         process = try ChildProcess.spawn(
-            "/bin/sh",
+            "sh",
             ["-c", "exec \"$0\" \"$@\" 2>\"$CLIPTABD_LOG\"", BuiltProducts.path(of: "cliptabd")] + arguments,
             environment: environment.merging(["CLIPTABD_LOG": home.appending("cliptabd.log")]) { $1 },
             stdout: .null, stderr: .null)

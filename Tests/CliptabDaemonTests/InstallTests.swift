@@ -155,7 +155,7 @@ struct InstallTests {
                 complete -p cliptab
                 """,
                 "completion", "\(local)/share/bash-completion/completions/cliptab",
-            ], environment: ["PATH": "/usr/bin:/bin"])
+            ], environment: ["PATH": String(cString: getenv("PATH"))])
         #expect(
             completion.outputText
                 == "create\nmv\n--format\njson\ncomplete -F _cliptab cliptab\n", "\(completion.errorText)")
