@@ -9,13 +9,18 @@ import Glibc
 import Posix
 
 let usage = """
-    usage: cliptabd [--replace] [--data-dir DIR] [--durability full|normal] [--primary]
-                    [--secret-clear-ms N] [--paste-timeout-ms N]
+    usage: cliptabd [--config FILE] [--replace] [--data-dir DIR] [--durability full|normal]
+                    [--primary] [--secret-clear-ms N] [--paste-timeout-ms N]
+           cliptabd [--config FILE] --check-config
            cliptabd --print-introspection | --version | --help
 
     Keeps named tables of text and serves them on the session bus as
     \(CliptabBus.name). Runs in the foreground; logs to standard error.
+    Reads $XDG_CONFIG_HOME/cliptab/cliptab.conf (see cliptab.conf(5)); the options
+    below win over it. SIGHUP or the Reload method re-reads it.
 
+      --config FILE         read this configuration file instead (it must exist)
+      --check-config        check the configuration, print its problems, and exit
       --replace             take over the bus name from a running cliptabd
       --data-dir DIR        where the store lives (default: $XDG_DATA_HOME/cliptab)
       --durability MODE     full (default: every change survives power loss) or normal
@@ -30,10 +35,14 @@ let usage = """
 
 struct Options {
     var replace = false
-    var dataDirectory: String?
-    var durability = Durability.full
-    var clipboard = ClipboardSettings()
+    var configPath: String?
+    var checkOnly = false
+    var overrides = ConfigurationOverrides()
 }
+
+/// The exit status for a configuration that cannot be used (`EX_CONFIG`): the unit does not
+/// restart on it, since only an edit of the file helps.
+let configurationExitStatus: Int32 = 78
 
 func parseOptions(_ arguments: [String]) -> Options {
     var options = Options()
@@ -41,14 +50,14 @@ func parseOptions(_ arguments: [String]) -> Options {
     func value(_ name: String) -> String {
         index += 1
         guard index < arguments.count else {
-            Log.line("option \(name) needs a value")
+            Log.line("option \(name) needs a value", level: .error)
             exit(2)
         }
         return arguments[index]
     }
     func number(_ text: String, _ name: String) -> Int {
         guard let value = Int(text), value > 0 else {
-            Log.line("\(name) takes a positive whole number of milliseconds, not \"\(text)\"")
+            Log.line("\(name) takes a positive whole number of milliseconds, not \"\(text)\"", level: .error)
             exit(2)
         }
         return value
@@ -69,27 +78,31 @@ func parseOptions(_ arguments: [String]) -> Options {
                 BusIntrospection.xml(for: [CliptabInterface(service: service).makeInterface()]),
                 terminator: "")
             exit(0)
+        case "--config":
+            options.configPath = value("--config")
+        case "--check-config":
+            options.checkOnly = true
         case "--secret-clear-ms":
-            options.clipboard.secretClearMilliseconds = number(
+            options.overrides.secretClearMilliseconds = number(
                 value("--secret-clear-ms"), "--secret-clear-ms")
         case "--paste-timeout-ms":
-            options.clipboard.readTimeoutMilliseconds = number(
+            options.overrides.pasteTimeoutMilliseconds = number(
                 value("--paste-timeout-ms"), "--paste-timeout-ms")
         case "--primary":
-            options.clipboard.ownPrimary = true
+            options.overrides.ownPrimary = true
         case "--replace":
             options.replace = true
         case "--data-dir":
-            options.dataDirectory = value("--data-dir")
+            options.overrides.dataDirectory = value("--data-dir")
         case "--durability":
             let mode = value("--durability")
             guard let durability = Durability(rawValue: mode) else {
-                Log.line("--durability takes full or normal, not \"\(mode)\"")
+                Log.line("--durability takes full or normal, not \"\(mode)\"", level: .error)
                 exit(2)
             }
-            options.durability = durability
+            options.overrides.durability = durability
         default:
-            Log.line("unknown option \"\(arguments[index])\"\n\(usage)")
+            Log.line("unknown option \"\(arguments[index])\"\n\(usage)", level: .error)
             exit(2)
         }
         index += 1
@@ -99,6 +112,29 @@ func parseOptions(_ arguments: [String]) -> Options {
 
 func run() -> Int32 {
     let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
+    let configurator = Configurator(
+        path: options.configPath ?? ConfigLocation.defaultPath(), isExplicit: options.configPath != nil,
+        overrides: options.overrides)
+    let configuration: DaemonConfiguration
+    do {
+        configuration = try configurator.start()
+    } catch {
+        for problem in error.problems { Log.line(problem.description, level: .error) }
+        Log.line(
+            "stopping: the configuration has \(error.problems.count) problem(s); see cliptab.conf(5)",
+            level: .error)
+        return configurationExitStatus
+    }
+    if options.checkOnly {
+        if let path = configurator.path, access(path, F_OK) == 0 {
+            print("\(path): ok")
+        } else {
+            print("\(configurator.path ?? "no configuration file"): not found; the defaults apply")
+        }
+        return 0
+    }
+    Log.threshold = configuration.logLevel
+    Log.line("configuration from \(configurator.path ?? "(none)"): \(configuration.summary)", level: .debug)
     // A parent may have spawned us with signals blocked; SIGPIPE must not kill a daemon.
     SignalMask.clearForCurrentThread()
     SignalMask.ignoreBrokenPipe()
@@ -106,37 +142,55 @@ func run() -> Int32 {
     do {
         signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
     } catch {
-        Log.line("Failed to set up signal handling: \(error)")
+        Log.line("Failed to set up signal handling: \(error)", level: .error)
         return 1
     }
 
     let store: SQLiteStore
     let catalog: Catalog
     do {
-        let directory = try options.dataDirectory ?? SQLiteStore.defaultDirectory()
-        (store, catalog) = try SQLiteStore.open(directory: directory, durability: options.durability)
+        let directory = try configurator.dataDirectory(of: configuration)
+        (store, catalog) = try SQLiteStore.open(directory: directory, durability: configuration.durability)
     } catch {
-        Log.line("Failed to open the store: \(error)")
+        Log.line("Failed to open the store: \(error)", level: .error)
         return 1
     }
     let tables = TableService(catalog: catalog, persistence: store)
+    var clipboardSettings = ClipboardSettings()
+    Configurator.applySettings(configuration, to: tables, clipboard: &clipboardSettings)
+    let failures = Configurator.applyTables(configuration, to: tables)
+    guard failures.isEmpty else {
+        for failure in failures { Log.line(failure, level: .error) }
+        return 1
+    }
     let display = getenv("DISPLAY").map { String(cString: $0) }
-    let clipboard = X11Clipboard(display: display, settings: options.clipboard)
+    let clipboard = X11Clipboard(display: display, settings: clipboardSettings)
     let service = DaemonService(tables: tables, clipboard: clipboard)
     clipboard.onLost = { service.onClipboardChanged(false, 0) }
+    service.reload = {
+        let problems = configurator.reload(tables: tables, clipboard: &clipboard.settings)
+        let file = configurator.path ?? "(no configuration file)"
+        if problems.isEmpty {
+            let details = Log.threshold >= .debug ? ": \(configurator.current.summary)" : ""
+            Log.line("reloaded \(file)\(details)")
+        } else {
+            Log.line("reload of \(file): \(problems.joined(separator: "; "))", level: .warning)
+        }
+        return problems
+    }
 
     let bus: BusConnection
     do {
         bus = try BusConnection.connect()
     } catch {
-        Log.line("Failed to connect to the session bus: \(error)")
+        Log.line("Failed to connect to the session bus: \(error)", level: .error)
         return 1
     }
     let interface = CliptabInterface(service: service).makeInterface()
     do {
         try bus.registerObject(path: CliptabBus.path, interfaces: [interface])
     } catch {
-        Log.line("Failed to register \(CliptabBus.path): \(error)")
+        Log.line("Failed to register \(CliptabBus.path): \(error)", level: .error)
         return 1
     }
     func emit(_ name: String, _ values: [BusValue]) {
@@ -144,7 +198,7 @@ func run() -> Int32 {
         do {
             try bus.emit(signal, from: CliptabBus.path, interface: CliptabBus.interface, values: values)
         } catch {
-            Log.line("Failed to emit \(name): \(error), ignoring")
+            Log.line("Failed to emit \(name): \(error), ignoring", level: .warning)
         }
     }
     tables.onEvent = { event in
@@ -157,7 +211,7 @@ func run() -> Int32 {
                 try bus.emitPropertiesChanged(
                     path: CliptabBus.path, interface: CliptabBus.interface, changed: ["Tables": names])
             } catch {
-                Log.line("Failed to emit PropertiesChanged: \(error), ignoring")
+                Log.line("Failed to emit PropertiesChanged: \(error), ignoring", level: .warning)
             }
         default:
             break
@@ -175,15 +229,17 @@ func run() -> Int32 {
             break
         case .exists, .inQueue:
             Log.line(
-                "another cliptabd already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over"
-            )
+                "another cliptabd already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over",
+                level: .error)
             return 1
         }
     } catch {
-        Log.line("Failed to request the name \(CliptabBus.name): \(error)")
+        Log.line("Failed to request the name \(CliptabBus.name): \(error)", level: .error)
         return 1
     }
-    Log.line("serving \(CliptabBus.name) with \(catalog.tables.count) tables from \(store.path)")
+    Log.line(
+        "serving \(CliptabBus.name) with \(tables.catalog.tables.count) tables from \(store.path) (durability \(configuration.durability.rawValue))"
+    )
 
     // With allowReplacement, a `cliptabd --replace` takes the name: this one then stops.
     var replaced = false
@@ -197,7 +253,7 @@ func run() -> Int32 {
     let loop = EventLoop(bus: bus, signals: signals)
     loop.sources = [clipboard]
     loop.shouldStop = { replaced }
-    loop.onReload = { Log.line("SIGHUP: nothing to reload yet (no configuration file support), ignoring") }
+    loop.onReload = { _ = service.reload() }
     let exit = loop.run()
     clipboard.shutdown()
     switch exit {
@@ -208,7 +264,7 @@ func run() -> Int32 {
         Log.line("another cliptabd took over \(CliptabBus.name); stopping")
         return 0
     case .busLost:
-        Log.line("lost the connection to the session bus; stopping")
+        Log.line("lost the connection to the session bus; stopping", level: .error)
         return 1
     }
 }

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+
+/// Something wrong in a configuration file: the file, the line (0 for the file as a
+/// whole) and what was expected there.
+public struct ConfigProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The file's path as given.
+    public var file: String
+    /// The line, counted from 1; 0 when the problem is not on one line.
+    public var line: Int
+    /// What was wrong and what would be right.
+    public var message: String
+
+    /// Makes a problem report.
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// "file:line: message", or "file: message" without a line.
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+}
+
+/// One `key = value` line of a configuration file.
+public struct ConfigEntry: Equatable, Sendable {
+    /// The name of the section it is in (`clipboard` in `[clipboard]`).
+    public var section: String
+    /// The quoted name after the section's name (`passwords` in `[table "passwords"]`).
+    public var subsection: String?
+    /// The key, as written.
+    public var key: String
+    /// The value without surrounding blanks (and without its quotes, when quoted).
+    public var value: String
+    /// The line, counted from 1.
+    public var line: Int
+
+    /// Makes an entry.
+    public init(section: String, subsection: String?, key: String, value: String, line: Int) {
+        self.section = section
+        self.subsection = subsection
+        self.key = key
+        self.value = value
+        self.line = line
+    }
+}
+
+/// One `[section]` or `[section "name"]` header of a configuration file.
+public struct ConfigSectionHeader: Equatable, Sendable {
+    /// The section's name.
+    public var name: String
+    /// The quoted name, if any.
+    public var subsection: String?
+    /// The line, counted from 1.
+    public var line: Int
+
+    /// Makes a header.
+    public init(name: String, subsection: String?, line: Int) {
+        self.name = name
+        self.subsection = subsection
+        self.line = line
+    }
+}
+
+/// An INI-style file as git and systemd users know it, split into sections and entries.
+///
+/// The syntax:
+/// - `[name]` starts a section; `[name "quoted name"]` one with a subsection, where `\"`
+///   and `\\` stand for a quote and a backslash.
+/// - `key = value` sets a key in the current section; blanks around both are dropped. A
+///   value in double quotes keeps its blanks and `#` characters, with the same escapes.
+/// - A line whose first non-blank character is `#` or `;` is a comment, as is a blank
+///   line. A `#` later in a line is part of the value.
+/// - Names of sections and keys are letters, digits, `_` and `-`.
+///
+/// Syntax errors and keys set twice in one section are problems; what the keys mean is
+/// for the reader of the entries to judge.
+public struct ConfigFile: Equatable, Sendable {
+    /// The path the text came from, used in problem reports.
+    public let path: String
+    /// The section headers in file order.
+    public private(set) var sections: [ConfigSectionHeader] = []
+    /// The entries in file order.
+    public private(set) var entries: [ConfigEntry] = []
+    /// The syntax problems in file order.
+    public private(set) var problems: [ConfigProblem] = []
+
+    /// Parses `bytes`, the content of the file at `path`.
+    public init(parsing bytes: [UInt8], path: String) {
+        self.path = path
+        var current: ConfigSectionHeader?
+        var firstLine: [String: Int] = [:]
+        var lineNumber = 0
+        for rawLine in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var lineBytes = Array(rawLine)
+            if lineBytes.last == UInt8(ascii: "\r") { lineBytes.removeLast() }
+            guard let text = String(validating: lineBytes, as: UTF8.self) else {
+                problem(lineNumber, "this line is not valid UTF-8; save the file as UTF-8")
+                continue
+            }
+            if text.utf8.contains(0) {
+                problem(lineNumber, "this line holds a NUL character, which no setting can use")
+                continue
+            }
+            let line = Self.trimmed(Substring(text))
+            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+            if line.hasPrefix("[") {
+                do {
+                    let header = try Self.parseHeader(line, line: lineNumber)
+                    sections.append(header)
+                    current = header
+                } catch {
+                    problem(lineNumber, error.message)
+                    // Keys below a broken header belong to no known section: say it once.
+                    current = ConfigSectionHeader(name: "", subsection: nil, line: lineNumber)
+                }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else {
+                problem(
+                    lineNumber,
+                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \"\(line)\"")
+                continue
+            }
+            let key = String(Self.trimmed(line[..<equals]))
+            guard Self.isName(key) else {
+                problem(
+                    lineNumber,
+                    key.isEmpty
+                        ? "a key name is missing before \"=\""
+                        : "\"\(key)\" is not a key name (letters, digits, \"_\" and \"-\" only)")
+                continue
+            }
+            guard let section = current else {
+                problem(
+                    lineNumber, "\"\(key)\" is outside any section; put it under a header such as [clipboard]"
+                )
+                continue
+            }
+            // A broken header was reported already.
+            if section.name.isEmpty { continue }
+            let value: String
+            do {
+                value = try Self.parseValue(Self.trimmed(line[line.index(after: equals)...]))
+            } catch {
+                problem(lineNumber, "\(key): \(error.message)")
+                continue
+            }
+            let identity = "\(section.name)\u{0}\(section.subsection ?? "")\u{0}\(key)"
+            if let earlier = firstLine[identity] {
+                problem(lineNumber, "\"\(key)\" is already set on line \(earlier) of this section; keep one")
+                continue
+            }
+            firstLine[identity] = lineNumber
+            entries.append(
+                ConfigEntry(
+                    section: section.name, subsection: section.subsection, key: key, value: value,
+                    line: lineNumber))
+        }
+    }
+
+    private mutating func problem(_ line: Int, _ message: String) {
+        problems.append(ConfigProblem(file: path, line: line, message: message))
+    }
+
+    private struct SyntaxError: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    private static func trimmed(_ text: Substring) -> Substring {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !blank($0) }) else { return "" }
+        let last = text.lastIndex(where: { !blank($0) })!
+        return text[first...last]
+    }
+
+    private static func isName(_ text: some StringProtocol) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || $0 == "_" || $0 == "-"
+            }
+    }
+
+    /// `[name]` or `[name "sub"]`, possibly followed by a comment.
+    private static func parseHeader(_ line: Substring, line number: Int) throws(SyntaxError)
+        -> ConfigSectionHeader
+    {
+        var rest = line.dropFirst()
+        let nameEnd =
+            rest.firstIndex(where: { $0 == "]" || $0 == " " || $0 == "\t" || $0 == "\"" }) ?? rest.endIndex
+        let name = String(rest[..<nameEnd])
+        guard isName(name) else {
+            throw SyntaxError(
+                name.isEmpty
+                    ? "a section header needs a name, as in [clipboard]"
+                    : "\"\(name)\" is not a section name (letters, digits, \"_\" and \"-\" only)")
+        }
+        rest = trimmed(rest[nameEnd...])
+        var subsection: String?
+        if rest.hasPrefix("\"") {
+            let (text, after) = try quoted(rest)
+            subsection = text
+            rest = trimmed(after)
+        }
+        guard rest.hasPrefix("]") else {
+            throw SyntaxError(
+                "expected \"]\" to close the section header, as in [\(name)] or [\(name) \"name\"]")
+        }
+        let trailing = trimmed(rest.dropFirst())
+        guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
+            throw SyntaxError("unexpected \"\(trailing)\" after the section header")
+        }
+        return ConfigSectionHeader(name: name, subsection: subsection, line: number)
+    }
+
+    /// A value: as written, or the content of a double-quoted string.
+    private static func parseValue(_ text: Substring) throws(SyntaxError) -> String {
+        guard text.hasPrefix("\"") else { return String(text) }
+        let (value, after) = try quoted(text)
+        let trailing = trimmed(after)
+        guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
+            throw SyntaxError("unexpected \"\(trailing)\" after the quoted value")
+        }
+        return value
+    }
+
+    /// Reads a double-quoted string at the start of `text`; returns it and what follows.
+    private static func quoted(_ text: Substring) throws(SyntaxError) -> (String, Substring) {
+        var result = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "\"" { return (result, text[text.index(after: index)...]) }
+            if character == "\\" {
+                let next = text.index(after: index)
+                guard next < text.endIndex, text[next] == "\"" || text[next] == "\\" else {
+                    throw SyntaxError("in quotes, a backslash must be followed by \" or \\")
+                }
+                result.append(text[next])
+                index = text.index(after: next)
+                continue
+            }
+            result.append(character)
+            index = text.index(after: index)
+        }
+        throw SyntaxError("a quoted text is not closed with \"")
+    }
+
+    /// Reads the whole file at `path`.
+    ///
+    /// Throws the `errno` of the failing call: `ENOENT` when there is no such file.
+    public static func read(path: String) throws(ConfigReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 { throw ConfigReadError(code: errno) }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw ConfigReadError(code: EISDIR) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ConfigReadError(code: errno)
+            }
+            if count == 0 { return bytes }
+            // A configuration is small; a huge file is a mistake, not a configuration.
+            if bytes.count + count > maxBytes { throw ConfigReadError(code: EFBIG) }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// The largest configuration file read: 1 MiB.
+    public static let maxBytes = 1 << 20
+}
+
+/// Why a configuration file could not be read.
+public struct ConfigReadError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The `errno` value.
+    public let code: Int32
+
+    /// Makes an error from an `errno` value.
+    public init(code: Int32) { self.code = code }
+
+    /// True when the file does not exist.
+    public var isMissing: Bool { code == ENOENT }
+
+    /// The system's words for the error.
+    public var description: String {
+        code == EFBIG ? "it is larger than 1 MiB" : String(cString: strerror(code))
+    }
+}

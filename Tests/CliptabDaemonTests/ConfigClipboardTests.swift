@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// The clipboard settings of the configuration file, under a real Xvfb.
+@Suite(.serialized)
+struct ConfigClipboardTests {
+    final class Setup {
+        let display: VirtualDisplay
+        let daemon: ConfiguredDaemon
+
+        init(_ config: String) throws {
+            display = try VirtualDisplay()
+            daemon = try ConfiguredDaemon(config: config, environment: ["DISPLAY": display.display])
+        }
+
+        /// What xclip reads from `selection` ("" when nothing is served).
+        func read(_ selection: String) throws -> String {
+            let result = try ChildProcess.run(
+                "xclip", ["-selection", selection, "-o"], environment: daemon.environment,
+                timeoutMilliseconds: 20_000)
+            return result.termination == .exited(0) ? result.outputText : ""
+        }
+    }
+
+    /// `selections = clipboard primary` puts a copy on PRIMARY too; after a reload to
+    /// `clipboard`, a copy leaves PRIMARY alone.
+    @Test func selections() throws {
+        let setup = try Setup("[clipboard]\nselections = clipboard primary\n[table \"t\"]\n")
+        try setup.daemon.call("InsertRows", [s("t"), i(0), i(-1), strings(["one", "two"])])
+        try setup.daemon.call("Copy", [s("t"), i(0), i(0)])
+        #expect(try setup.read("clipboard") == "one")
+        #expect(try setup.read("primary") == "one")
+        try setup.daemon.rewriteConfig("[clipboard]\nselections = clipboard\n[table \"t\"]\n")
+        #expect(try setup.daemon.reload() == [])
+        try setup.daemon.call("Copy", [s("t"), i(0), i(1)])
+        #expect(try setup.read("clipboard") == "two")
+        #expect(try setup.read("primary") == "one")
+    }
+
+    /// A table made secret by the file offers the password hint, and its copy is cleared
+    /// after `secret_clear_ms`; a reload lengthens the time.
+    @Test func secretTableAndClearTime() throws {
+        let setup = try Setup(
+            "[clipboard]\nsecret_clear_ms = 600\n[table \"pw\"]\nactions = copy insert\nsecret = true\n")
+        try setup.daemon.call("InsertRow", [s("pw"), i(0), i(-1), s("hunter2")])
+        try setup.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        let copied = MonotonicClock.milliseconds()
+        let hint = try ChildProcess.run(
+            "xclip", ["-selection", "clipboard", "-t", "x-kde-passwordManagerHint", "-o"],
+            environment: setup.daemon.environment, timeoutMilliseconds: 20_000)
+        #expect(hint.outputText == "secret")
+        #expect(try setup.read("clipboard") == "hunter2")
+        #expect(try eventually(within: 5_000) { try setup.read("clipboard").isEmpty })
+        #expect(MonotonicClock.milliseconds() - copied >= 550)
+
+        try setup.daemon.rewriteConfig(
+            "[clipboard]\nsecret_clear_ms = 60000\n[table \"pw\"]\nactions = copy insert\nsecret = true\n")
+        #expect(try setup.daemon.reload() == [])
+        try setup.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        usleep(1_500_000)
+        #expect(try setup.read("clipboard") == "hunter2")
+    }
+
+    /// `paste_timeout_ms` bounds the wait for an owner that never answers.
+    @Test func pasteTimeout() throws {
+        let setup = try Setup("[clipboard]\npaste_timeout_ms = 300\n")
+        let owner = try ChildProcess.spawn(
+            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: setup.daemon.environment,
+            stdin: .pipe, stdout: .null, stderr: .null)
+        defer { owner.terminate() }
+        try owner.write(Array("stuck".utf8))
+        owner.closeStandardInput()
+        #expect(try eventually { try setup.read("clipboard") == "stuck" })
+        owner.signal(SIGSTOP)
+        defer { owner.signal(SIGCONT) }
+
+        func timedRead() -> (error: String?, milliseconds: UInt64) {
+            let start = MonotonicClock.milliseconds()
+            let error = setup.daemon.errorName("GetClipboard")
+            return (error, MonotonicClock.milliseconds() - start)
+        }
+        let short = timedRead()
+        #expect(short.error != nil)
+        #expect(short.milliseconds >= 250 && short.milliseconds < 1_500, "waited \(short.milliseconds) ms")
+        try setup.daemon.rewriteConfig("[clipboard]\npaste_timeout_ms = 2500\n")
+        #expect(try setup.daemon.reload() == [])
+        let long = timedRead()
+        #expect(long.error != nil)
+        #expect(long.milliseconds >= 2_400, "waited \(long.milliseconds) ms")
+    }
+}
