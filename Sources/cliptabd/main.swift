@@ -110,6 +110,28 @@ func parseOptions(_ arguments: [String]) -> Options {
     return options
 }
 
+/// Takes the data directory's lock.
+///
+/// With `--replace`, first takes the bus name on a connection of its own, so that the running cliptabd gets
+/// NameLost and stops, then waits (at most 10 s) for its lock; the name is given back for the real connection
+/// to take.
+func lockStore(_ directory: String, replacing: Bool) throws -> StoreLock {
+    guard replacing else { return try StoreLock.take(directory: directory) }
+    let claim = try? BusConnection.connect()
+    _ = try? claim?.requestName(
+        CliptabBus.name, replaceExisting: true, allowReplacement: true, doNotQueue: true)
+    defer { claim?.close() }
+    let deadline = MonotonicClock.milliseconds() + 10_000
+    while true {
+        do {
+            return try StoreLock.take(directory: directory)
+        } catch let error as CliptabError where MonotonicClock.milliseconds() < deadline {
+            _ = error
+            usleep(50_000)
+        }
+    }
+}
+
 func run() -> Int32 {
     let options = parseOptions(Array(CommandLine.arguments.dropFirst()))
     let configurator = Configurator(
@@ -148,8 +170,10 @@ func run() -> Int32 {
 
     let store: SQLiteStore
     let catalog: Catalog
+    let storeLock: StoreLock
     do {
         let directory = try configurator.dataDirectory(of: configuration)
+        storeLock = try lockStore(directory, replacing: options.replace)
         (store, catalog) = try SQLiteStore.open(directory: directory, durability: configuration.durability)
     } catch {
         Log.line("Failed to open the store: \(error)", level: .error)
@@ -256,6 +280,7 @@ func run() -> Int32 {
     loop.onReload = { _ = service.reload() }
     let exit = loop.run()
     clipboard.shutdown()
+    withExtendedLifetime(storeLock) {}
     switch exit {
     case .signal(let number):
         Log.line("stopping on signal \(number)")

@@ -141,6 +141,23 @@ struct DaemonTests {
         replacement.terminate()
     }
 
+    /// A daemon on another bus refuses a store that a running daemon holds.
+    @Test func oneDaemonPerStore() throws {
+        let daemon = try DaemonFixture()
+        let otherBus = try PrivateBus()
+        let second = try ChildProcess.spawn(
+            BuiltProducts.path(of: "cliptabd"), [],
+            environment: DaemonFixture.environment(bus: otherBus, data: daemon.data), stdout: .null,
+            stderr: .pipe)
+        #expect(second.waitForExit(timeoutMilliseconds: 10_000) == .exited(1))
+        var message = [UInt8](repeating: 0, count: 4096)
+        let count = message.withUnsafeMutableBytes { read(second.standardError, $0.baseAddress, $0.count) }
+        #expect(
+            String(decoding: message[0..<max(count, 0)], as: UTF8.self).contains("in use by another cliptabd")
+        )
+        #expect(try daemon.call("ListTables") == [strings([])])
+    }
+
     /// SIGTERM stops the daemon with status 0; losing the bus stops it non-zero.
     @Test func stopsCleanly() throws {
         let daemon = try DaemonFixture()
