@@ -38,7 +38,7 @@ let package = Package(
 
         .executableTarget(name: "cliptabd", dependencies: ["CliptabDaemon"]),
         // The CLI links libdbus only: no X11, no SQLite, no Foundation.
-        .executableTarget(name: "cliptab", dependencies: ["DBus", "CliptabCore"]),
+        .executableTarget(name: "cliptab", dependencies: ["DBus", "CliptabCore", "Posix"]),
         .executableTarget(name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "Posix"]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab completion bash`: the shell completion script.
+struct CompletionCommand: CLICommand {
+    static let spec = CommandSpec(
+        "completion", abstract: "print the bash completion script",
+        discussion: """
+            Made from the same declarations as the help and the parser. Table names are asked
+            for from the daemon while completing. Install it with:
+              mkdir -p ~/.local/share/bash-completion/completions
+              cliptab completion bash > ~/.local/share/bash-completion/completions/cliptab
+            """,
+        arguments: [ArgumentSpec("SHELL", help: "the shell (bash)", completion: .choices(["bash"]))])
+
+    let shell: String
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        shell = arguments.argument("SHELL")
+        guard shell == "bash" else {
+            throw arguments.error("SHELL \"\(shell)\" is not supported; only bash is")
+        }
+    }
+
+    func run(_ context: CommandContext) throws {
+        let script = CompletionScript(commands: CommandList.all.map { $0.spec }, groups: CommandList.groups)
+        try context.output.write(script.bash())
+    }
+}

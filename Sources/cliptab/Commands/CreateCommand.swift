@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab create TABLE`: a new table with one empty section.
+struct CreateCommand: CLICommand {
+    static let spec = CommandSpec(
+        "create", abstract: "create a table (it starts with one empty section)",
+        discussion: """
+            A name is 1 to 255 bytes of UTF-8 without control characters or '/'. Fails with
+            TableExists if the name is taken.
+            """,
+        arguments: [ArgumentSpec("TABLE", help: "the new table's name")])
+
+    let table: String
+
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+    }
+
+    func run(_ context: CommandContext) throws {
+        _ = try context.call("CreateTable", [string(table)])
+    }
+}

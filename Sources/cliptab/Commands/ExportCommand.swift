@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+
+/// `cliptab export TABLE [--format F] [--output FILE]`.
+struct ExportCommand: CLICommand {
+    static let spec = CommandSpec(
+        "export", abstract: "write a table in an exchange format to stdout or a file",
+        discussion: """
+            Formats: json (the default: everything but row ids survives an import), tsv (one
+            line per row, with \\t \\n \\\\ escapes) and lines (one row per line, '## HEADER'
+            starts a section; no footers, and a row with a newline cannot be written). The
+            file is only written once the export has succeeded.
+            """,
+        arguments: [.table],
+        options: [
+            .value(
+                "--format", "FORMAT", choices: ExchangeFormat.allCases.map(\.rawValue),
+                help: "the exchange format (default json)"),
+            .value(
+                "--output", "FILE", short: "-o", help: "write to FILE instead of stdout", completion: .file),
+        ])
+
+    let table: String
+    let format: String?
+    let file: String?
+
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+        format = arguments.value("--format")
+        file = arguments.value("--output")
+    }
+
+    func run(_ context: CommandContext) throws {
+        let data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
+        if let file, file != "-" {
+            try InputReader.writeFile(file, Array(data.utf8))
+        } else {
+            try context.output.write(data)
+        }
+    }
+}

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab rename TABLE NEW`.
+struct RenameCommand: CLICommand {
+    static let spec = CommandSpec(
+        "rename", abstract: "rename a table",
+        discussion: "Row ids and the revision stay as they are. Fails with TableExists if NEW is taken.",
+        arguments: [.table, ArgumentSpec("NEW", help: "the new name")])
+
+    let table: String
+    let newName: String
+
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+        newName = arguments.argument("NEW")
+    }
+
+    func run(_ context: CommandContext) throws {
+        _ = try context.call("RenameTable", [string(table), string(newName)])
+    }
+}
