@@ -2,6 +2,7 @@
 
 /// `cliptab add TABLE [--section S] TEXT...`: appends rows in one call.
 struct AddCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "add", abstract: "append rows to a section (- reads one row per line from stdin)",
         discussion: """
@@ -17,10 +18,11 @@ struct AddCommand: CLICommand {
         options: [.value("--section", "S", help: "the section to append to (an index or @HEADER; default 0)")]
     )
 
-    let table: String
-    let section: SectionAddress
-    let texts: [String]
+    private let table: String
+    private let section: SectionAddress
+    private let texts: [String]
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         texts = arguments.arguments("TEXT")
@@ -34,6 +36,7 @@ struct AddCommand: CLICommand {
         }
     }
 
+    /// Reads standard input if asked, then calls `InsertRows` once and prints the new ids.
     func run(_ context: CommandContext) throws {
         // Standard input is read before the daemon is called, so that the timeout only
         // counts time spent waiting for it.

@@ -2,6 +2,7 @@
 
 /// `cliptab completion bash`: the shell completion script.
 struct CompletionCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "completion", abstract: "print the bash completion script",
         discussion: """
@@ -12,8 +13,9 @@ struct CompletionCommand: CLICommand {
             """,
         arguments: [ArgumentSpec("SHELL", help: "the shell (bash)", completion: .choices(["bash"]))])
 
-    let shell: String
+    private let shell: String
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         shell = arguments.argument("SHELL")
         guard shell == "bash" else {
@@ -21,6 +23,7 @@ struct CompletionCommand: CLICommand {
         }
     }
 
+    /// Prints the script.
     func run(_ context: CommandContext) throws {
         let script = CompletionScript(commands: CommandList.all.map { $0.spec }, groups: CommandList.groups)
         try context.output.write(script.bash())

@@ -2,6 +2,7 @@
 
 /// `cliptab copy TABLE S:R`: a cell's text to the X11 clipboard.
 struct CopyCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "copy", abstract: "put a cell's text on the clipboard (and print it)",
         discussion: """
@@ -10,14 +11,16 @@ struct CopyCommand: CLICommand {
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell()])
 
-    let table: String
-    let cell: CellAddress
+    private let table: String
+    private let cell: CellAddress
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         cell = try cellArgument(arguments)
     }
 
+    /// Resolves the address, calls `Copy` and prints the text as it is.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         try printText(

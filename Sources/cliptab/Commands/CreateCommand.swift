@@ -2,6 +2,7 @@
 
 /// `cliptab create TABLE`: a new table with one empty section.
 struct CreateCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "create", abstract: "create a table (it starts with one empty section)",
         discussion: """
@@ -10,12 +11,14 @@ struct CreateCommand: CLICommand {
             """,
         arguments: [ArgumentSpec("TABLE", help: "the new table's name")])
 
-    let table: String
+    private let table: String
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
     }
 
+    /// Calls `CreateTable`.
     func run(_ context: CommandContext) throws {
         _ = try context.call("CreateTable", [string(table)])
     }

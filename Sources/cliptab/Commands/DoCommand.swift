@@ -3,12 +3,13 @@ import CliptabCore
 
 /// `cliptab do TABLE ACTION S:R`: performs a context-menu action.
 struct DoCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "do", abstract: "perform a context-menu action on a cell",
         discussion: """
-            Prints what the action returns exactly, with no newline added: the text for copy
-            and cut (as 'cliptab copy' does), the pasted text for paste, nothing for delete.
-            move, edit and insert need more than a cell: use mv, set and insert.
+            Prints what the action returns exactly, with no newline added: the cell's text for
+            copy, cut and delete, the pasted text for paste. move, edit and insert need more
+            than a cell: use mv, set and insert.
             """ + "\n\n" + addressingHelp,
         arguments: [
             .table,
@@ -18,10 +19,11 @@ struct DoCommand: CLICommand {
             .cell(),
         ])
 
-    let table: String
-    let action: String
-    let cell: CellAddress
+    private let table: String
+    private let action: String
+    private let cell: CellAddress
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         action = arguments.argument("ACTION")
@@ -32,6 +34,7 @@ struct DoCommand: CLICommand {
         }
     }
 
+    /// Resolves the address, calls `PerformAction` and prints what it returns as it is.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         let text = try context.call(

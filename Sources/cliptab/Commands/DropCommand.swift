@@ -2,15 +2,18 @@
 
 /// `cliptab drop TABLE`: deletes a table and everything in it.
 struct DropCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "drop", abstract: "delete a table with all its sections and rows", arguments: [.table])
 
-    let table: String
+    private let table: String
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
     }
 
+    /// Calls `DropTable`.
     func run(_ context: CommandContext) throws {
         _ = try context.call("DropTable", [string(table)])
     }

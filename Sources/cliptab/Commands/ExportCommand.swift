@@ -3,6 +3,7 @@ import CliptabCore
 
 /// `cliptab export TABLE [--format F] [--output FILE]`.
 struct ExportCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "export", abstract: "write a table in an exchange format to stdout or a file",
         discussion: """
@@ -20,16 +21,18 @@ struct ExportCommand: CLICommand {
                 "--output", "FILE", short: "-o", help: "write to FILE instead of stdout", completion: .file),
         ])
 
-    let table: String
-    let format: String?
-    let file: String?
+    private let table: String
+    private let format: String?
+    private let file: String?
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
         format = arguments.value("--format")
         file = arguments.value("--output")
     }
 
+    /// Calls `ExportTable` and writes the data to stdout or the file.
     func run(_ context: CommandContext) throws {
         let data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
         if let file, file != "-" {

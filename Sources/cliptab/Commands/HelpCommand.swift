@@ -2,6 +2,7 @@
 
 /// `cliptab help [COMMAND...]`: the help pages.
 struct HelpCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "help", abstract: "show help for cliptab or one of its commands",
         discussion: "'cliptab help get' shows the same page as 'cliptab get --help'.",
@@ -11,13 +12,14 @@ struct HelpCommand: CLICommand {
                 completion: .command)
         ])
 
-    let topic: HelpTopic
+    private let topic: HelpTopic
 
     /// Help about `topic`, as the parser makes it for `--help`.
     init(topic: HelpTopic) {
         self.topic = topic
     }
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         let name = arguments.arguments("COMMAND").joined(separator: " ")
         if name.isEmpty {
@@ -31,6 +33,7 @@ struct HelpCommand: CLICommand {
         }
     }
 
+    /// Prints the help page.
     func run(_ context: CommandContext) throws {
         let formatter = HelpFormatter(commands: CommandList.all.map { $0.spec }, groups: CommandList.groups)
         try context.output.write(formatter.page(topic))

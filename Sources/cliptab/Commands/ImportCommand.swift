@@ -3,6 +3,7 @@ import CliptabCore
 
 /// `cliptab import TABLE [FILE|-] [--format F] [--replace]`.
 struct ImportCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "import", abstract: "read a table in an exchange format from a file or stdin",
         discussion: """
@@ -23,11 +24,12 @@ struct ImportCommand: CLICommand {
             .flag("--replace", help: "drop the table's content first"),
         ])
 
-    let table: String
-    let file: String?
-    let format: String
-    let replace: Bool
+    private let table: String
+    private let file: String?
+    private let format: String
+    private let replace: Bool
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
         file = arguments.optionalArgument("FILE")
@@ -35,6 +37,7 @@ struct ImportCommand: CLICommand {
         replace = arguments.flag("--replace")
     }
 
+    /// Reads the file or standard input, then calls `ImportTable` once.
     func run(_ context: CommandContext) throws {
         let source = file == nil || file == "-" ? "standard input" : file!
         let data = try InputReader.text(InputReader.readAll(file), source: source)

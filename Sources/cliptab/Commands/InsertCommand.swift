@@ -2,6 +2,7 @@
 
 /// `cliptab insert TABLE S:R TEXT`: one row at an index path.
 struct InsertCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "insert", abstract: "insert a row at an index path",
         discussion: """
@@ -11,16 +12,18 @@ struct InsertCommand: CLICommand {
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell(help: "where the new row goes"), ArgumentSpec("TEXT", help: "its text")])
 
-    let table: String
-    let cell: CellAddress
-    let text: String
+    private let table: String
+    private let cell: CellAddress
+    private let text: String
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         cell = try cellArgument(arguments)
         text = arguments.argument("TEXT")
     }
 
+    /// Resolves the address, calls `InsertRow` and prints the new id.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         let id = try context.call("InsertRow", [string(table), int32(section), int32(row), string(text)])

@@ -2,6 +2,7 @@
 
 /// `cliptab mv TABLE FROM TO`: moves a row.
 struct MoveCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "mv", abstract: "move a row (within or across sections)",
         discussion: """
@@ -13,16 +14,18 @@ struct MoveCommand: CLICommand {
             .table, .cell("FROM", help: "the row to move"), .cell("TO", help: "its index path afterwards"),
         ])
 
-    let table: String
-    let from: CellAddress
-    let to: CellAddress
+    private let table: String
+    private let from: CellAddress
+    private let to: CellAddress
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         from = try cellArgument(arguments, "FROM")
         to = try cellArgument(arguments, "TO")
     }
 
+    /// Resolves both addresses and calls `MoveRow`.
     func run(_ context: CommandContext) throws {
         let source = try context.resolve(from, in: table)
         let destination = try context.resolve(to, in: table)

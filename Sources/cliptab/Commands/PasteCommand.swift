@@ -2,6 +2,7 @@
 
 /// `cliptab paste TABLE [S:R]`: the clipboard's text as a new row.
 struct PasteCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "paste", abstract: "insert the clipboard's text as a row (default: append to section 0)",
         discussion: """
@@ -11,9 +12,10 @@ struct PasteCommand: CLICommand {
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell("S:R", .optional, help: "where the new row goes (default 0:-1)")])
 
-    let table: String
-    let cell: CellAddress
+    private let table: String
+    private let cell: CellAddress
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         if let word = arguments.optionalArgument("S:R") {
@@ -23,6 +25,7 @@ struct PasteCommand: CLICommand {
         }
     }
 
+    /// Resolves the address and calls `Paste`.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         let text = try context.call("Paste", [string(table), int32(section), int32(row)]).string(0)

@@ -2,6 +2,7 @@
 
 /// `cliptab reload`: the daemon re-reads its configuration.
 struct ReloadCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "reload", abstract: "make the daemon re-read its configuration; print what it rejected",
         discussion: """
@@ -9,8 +10,10 @@ struct ReloadCommand: CLICommand {
             exits with status 1; a bad file changes nothing. Prints nothing when all is well.
             """)
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {}
 
+    /// Calls `Reload`, prints the problems, and fails if there are any.
     func run(_ context: CommandContext) throws {
         let problems = try context.call("Reload").strings(0)
         if context.options.json {

@@ -2,6 +2,7 @@
 
 /// `cliptab rm TABLE S:R...`: deletes rows in one batch.
 struct RemoveCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "rm", abstract: "delete rows (one batch: all or none)",
         discussion: """
@@ -10,9 +11,10 @@ struct RemoveCommand: CLICommand {
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell("S:R", .oneOrMore, help: "the rows")])
 
-    let table: String
-    let cells: [CellAddress]
+    private let table: String
+    private let cells: [CellAddress]
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         var cells: [CellAddress] = []
@@ -22,6 +24,7 @@ struct RemoveCommand: CLICommand {
         self.cells = cells
     }
 
+    /// Resolves every address, then calls `DeleteRows` once.
     func run(_ context: CommandContext) throws {
         var sections: [Int32] = []
         var rows: [Int32] = []

@@ -3,6 +3,7 @@ import CliptabCore
 
 /// `cliptab rm-where TABLE OP OPERAND [--dry-run]`: the predicate delete.
 struct RemoveWhereCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "rm-where", abstract: "delete every row that matches; print their paths",
         discussion: """
@@ -22,11 +23,12 @@ struct RemoveWhereCommand: CLICommand {
         ],
         options: [.flag("--dry-run", help: "only print what would be deleted")])
 
-    let table: String
-    let op: String
-    let operand: String
-    let dryRun: Bool
+    private let table: String
+    private let op: String
+    private let operand: String
+    private let dryRun: Bool
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         op = arguments.argument("OP")
@@ -39,6 +41,7 @@ struct RemoveWhereCommand: CLICommand {
         }
     }
 
+    /// Calls `DeleteWhere` and prints the paths it reports.
     func run(_ context: CommandContext) throws {
         let paths = try context.call(
             "DeleteWhere", [string(table), string(op), string(operand), .boolean(dryRun)]

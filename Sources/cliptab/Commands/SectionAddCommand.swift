@@ -2,6 +2,7 @@
 
 /// `cliptab section add TABLE [--at N] [--header H] [--footer F]`.
 struct SectionAddCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "section add", abstract: "insert a section (default: at the end); print its index",
         discussion: """
@@ -15,11 +16,12 @@ struct SectionAddCommand: CLICommand {
             .value("--footer", "F", help: "its footer title (default none)"),
         ])
 
-    let table: String
-    let index: Int32
-    let header: String
-    let footer: String
+    private let table: String
+    private let index: Int32
+    private let header: String
+    private let footer: String
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         if let word = arguments.value("--at") {
@@ -34,6 +36,7 @@ struct SectionAddCommand: CLICommand {
         footer = arguments.value("--footer") ?? ""
     }
 
+    /// Calls `InsertSection` and prints the final index.
     func run(_ context: CommandContext) throws {
         let final = try context.call(
             "InsertSection", [string(table), int32(index), string(header), string(footer)]

@@ -2,6 +2,7 @@
 
 /// `cliptab section mv TABLE FROM TO`.
 struct SectionMoveCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "section mv", abstract: "move a section",
         discussion: """
@@ -13,16 +14,18 @@ struct SectionMoveCommand: CLICommand {
             .section("TO", help: "its index afterwards"),
         ])
 
-    let table: String
-    let from: SectionAddress
-    let to: SectionAddress
+    private let table: String
+    private let from: SectionAddress
+    private let to: SectionAddress
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         from = try sectionArgument(arguments, "FROM")
         to = try sectionArgument(arguments, "TO")
     }
 
+    /// Resolves both sections and calls `MoveSection`.
     func run(_ context: CommandContext) throws {
         let source = try context.resolve(from, in: table)
         let destination = try context.resolve(to, in: table)

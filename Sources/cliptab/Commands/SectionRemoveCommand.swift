@@ -2,6 +2,7 @@
 
 /// `cliptab section rm TABLE S...`: deletes sections in one batch.
 struct SectionRemoveCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "section rm", abstract: "delete sections with their rows (one batch: all or none)",
         discussion: """
@@ -11,9 +12,10 @@ struct SectionRemoveCommand: CLICommand {
             """,
         arguments: [.table, .section("S", .oneOrMore, help: "the sections")])
 
-    let table: String
-    let sections: [SectionAddress]
+    private let table: String
+    private let sections: [SectionAddress]
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         var sections: [SectionAddress] = []
@@ -23,6 +25,7 @@ struct SectionRemoveCommand: CLICommand {
         self.sections = sections
     }
 
+    /// Resolves every section, then calls `DeleteSections` once.
     func run(_ context: CommandContext) throws {
         var indexes: [Int32] = []
         for section in sections { indexes.append(try context.resolve(section, in: table)) }

@@ -2,6 +2,7 @@
 
 /// `cliptab section title TABLE S [--header H] [--footer F]`.
 struct SectionTitleCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "section title", abstract: "set a section's header and/or footer title",
         discussion: """
@@ -14,11 +15,12 @@ struct SectionTitleCommand: CLICommand {
             .value("--footer", "F", help: "the new footer title"),
         ])
 
-    let table: String
-    let section: SectionAddress
-    let header: String?
-    let footer: String?
+    private let table: String
+    private let section: SectionAddress
+    private let header: String?
+    private let footer: String?
 
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         section = try sectionArgument(arguments)
@@ -27,6 +29,7 @@ struct SectionTitleCommand: CLICommand {
         if header == nil && footer == nil { throw arguments.error("give --header H, --footer F or both") }
     }
 
+    /// Resolves the section, then calls `SetHeader` and/or `SetFooter`.
     func run(_ context: CommandContext) throws {
         let index = try context.resolve(section, in: table)
         if let header { _ = try context.call("SetHeader", [string(table), int32(index), string(header)]) }

@@ -3,6 +3,7 @@ import DBus
 
 /// `cliptab show TABLE`: the whole table, laid out for reading.
 struct ShowCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "show", abstract: "show a table: sections with their titles, rows numbered S:R",
         discussion: """
@@ -19,8 +20,9 @@ struct ShowCommand: CLICommand {
     /// Rows asked for per GetRows call, halved when a page would make too big a reply.
     static let pageSize: UInt32 = 10_000
 
-    let table: String
+    private let table: String
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
     }
@@ -32,6 +34,7 @@ struct ShowCommand: CLICommand {
         var rows: [(id: UInt64, text: String)]
     }
 
+    /// Reads the table at one revision and prints it laid out, or as JSON.
     func run(_ context: CommandContext) throws {
         let (revision, sections) = try read(context)
         if context.options.json {

@@ -3,6 +3,7 @@ import DBus
 
 /// `cliptab status`: what the daemon says about itself.
 struct StatusCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "status", abstract: "show the daemon's version, API version, tables and clipboard state",
         discussion: """
@@ -12,8 +13,10 @@ struct StatusCommand: CLICommand {
             "unavailable", "bytes" or "message"}, "properties"}.
             """)
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {}
 
+    /// Reads the properties and the clipboard state, and prints them.
     func run(_ context: CommandContext) throws {
         let reply = try context.daemon().call(
             "GetAll", [string(CliptabBus.interface)], interface: "org.freedesktop.DBus.Properties")

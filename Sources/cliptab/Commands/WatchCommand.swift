@@ -5,6 +5,7 @@ import Posix
 
 /// `cliptab watch [TABLE]`: the change signals, one line each, until interrupted.
 struct WatchCommand: CLICommand {
+    /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "watch", abstract: "print change signals as they happen, one line each, until interrupted",
         discussion: """
@@ -23,12 +24,14 @@ struct WatchCommand: CLICommand {
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "only this table's signals", completion: .table)])
 
-    let table: String?
+    private let table: String?
 
+    /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.optionalArgument("TABLE")
     }
 
+    /// Waits for signals and prints each, until interrupted or the reader leaves.
     func run(_ context: CommandContext) throws {
         // Blocked before anything else so that an interrupt is read from the descriptor in
         // the loop, which then ends cleanly, instead of killing the process mid-line.
