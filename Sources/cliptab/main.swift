@@ -5,16 +5,16 @@ import Glibc
 
 /// The program's arguments, refused as a usage error when one is not UTF-8: argv is bytes,
 /// and Swift would otherwise replace bad ones silently, storing text nobody typed.
-func programArguments() -> Result<[String], UsageError> {
+func programArguments() throws(UsageError) -> [String] {
     var words: [String] = []
     for index in 1..<Int(CommandLine.argc) {
         guard let pointer = CommandLine.unsafeArgv[index], let word = String(validatingCString: pointer)
         else {
-            return .failure(UsageError("argument \(index) is not valid UTF-8"))
+            throw UsageError("argument \(index) is not valid UTF-8")
         }
         words.append(word)
     }
-    return .success(words)
+    return words
 }
 
 /// Runs the command line and returns the exit status.
@@ -22,9 +22,10 @@ func runCommandLine() -> Int32 {
     // A reader that goes away is handled where output is written (EPIPE), not by dying.
     signal(SIGPIPE, SIG_IGN)
     let invocation: Invocation
-    switch programArguments() {
-    case .success(let words): invocation = CommandList.parser.parse(words)
-    case .failure(let error): invocation = .usageError(error)
+    do {
+        invocation = CommandList.parser.parse(try programArguments())
+    } catch {
+        invocation = .usageError(error)
     }
     switch invocation {
     case .version:

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabCore
 import Posix
 import TestSupport
 import Testing
@@ -80,13 +81,28 @@ import Testing
         ]
         for command in commands {
             #expect(help.contains("\n  \(command)  "), "the help does not list \(command)")
-            #expect(try run("help", command).status == 0)
+            // The parser finds commands by name without building every declaration; the
+            // page it finds must be the one declared under that name.
+            let page = try run("help", command)
+            #expect(page.status == 0 && page.out.hasPrefix("usage: cliptab \(command)"), "\(command)")
         }
         #expect(help.hasPrefix("usage: cliptab [--json] [--timeout SECONDS] COMMAND [ARGUMENT...]\n"))
         let section = try run("help", "section").out
         #expect(
             section.hasPrefix(
                 "usage: cliptab section COMMAND ...\n\nAdd, delete, move and retitle sections.\n"))
+    }
+
+    /// The names the CLI checks before calling are the model's: operators, actions, formats.
+    @Test func contractNamesMatchTheModel() throws {
+        #expect(
+            try run("help", "rm-where").out.contains("(\(RowPredicate.operators.joined(separator: " ")))"))
+        #expect(
+            try run("help", "do").out.contains(
+                "(\(TableAction.allCases.map(\.rawValue).joined(separator: " ")))"))
+        let formats = ExchangeFormat.allCases.map(\.rawValue).joined(separator: "|")
+        #expect(try run("help", "export").out.contains("[--format \(formats)]"))
+        #expect(try run("help", "import").out.contains("[--format \(formats)]"))
     }
 
     /// Every usage error names what is wrong, prints the usage line, and exits 2.

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
 
 /// `cliptab do TABLE ACTION S:R`: performs a context-menu action.
 struct DoCommand: CLICommand {
@@ -14,8 +13,8 @@ struct DoCommand: CLICommand {
         arguments: [
             .table,
             ArgumentSpec(
-                "ACTION", help: "the action (\(TableAction.allCases.map(\.rawValue).joined(separator: " ")))",
-                completion: .choices(TableAction.allCases.map(\.rawValue))),
+                "ACTION", help: "the action (\(ContractNames.actions.joined(separator: " ")))",
+                completion: .choices(ContractNames.actions)),
             .cell(),
         ])
 
@@ -28,8 +27,8 @@ struct DoCommand: CLICommand {
         table = arguments.argument("TABLE")
         action = arguments.argument("ACTION")
         cell = try cellArgument(arguments)
-        guard TableAction(rawValue: action) != nil else {
-            let names = TableAction.allCases.map(\.rawValue).joined(separator: " ")
+        guard ContractNames.actions.contains(action) else {
+            let names = ContractNames.actions.joined(separator: " ")
             throw arguments.error("ACTION \"\(action)\" is not an action; the actions are \(names)")
         }
     }

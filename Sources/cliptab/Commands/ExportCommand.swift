@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
 
 /// `cliptab export TABLE [--format F] [--output FILE]`.
 struct ExportCommand: CLICommand {
@@ -15,7 +14,7 @@ struct ExportCommand: CLICommand {
         arguments: [.table],
         options: [
             .value(
-                "--format", "FORMAT", choices: ExchangeFormat.allCases.map(\.rawValue),
+                "--format", "FORMAT", choices: ContractNames.formats,
                 help: "the exchange format (default json)"),
             .value(
                 "--output", "FILE", short: "-o", help: "write to FILE instead of stdout", completion: .file),

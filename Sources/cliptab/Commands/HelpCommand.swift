@@ -26,7 +26,7 @@ struct HelpCommand: CLICommand {
             topic = .general
         } else if let group = CommandList.groups.first(where: { $0.name == name }) {
             topic = .group(group)
-        } else if let command = CommandList.all.first(where: { $0.spec.name == name }) {
+        } else if let command = CommandList.command(named: name) {
             topic = .command(command.spec)
         } else {
             throw arguments.error("COMMAND \"\(name)\" is not a cliptab command")

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
 
 /// `cliptab import TABLE [FILE|-] [--format F] [--replace]`.
 struct ImportCommand: CLICommand {
@@ -19,7 +18,7 @@ struct ImportCommand: CLICommand {
         ],
         options: [
             .value(
-                "--format", "FORMAT", choices: ExchangeFormat.allCases.map(\.rawValue),
+                "--format", "FORMAT", choices: ContractNames.formats,
                 help: "the exchange format (default json)"),
             .flag("--replace", help: "drop the table's content first"),
         ])

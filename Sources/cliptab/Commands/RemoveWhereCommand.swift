@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
 
 /// `cliptab rm-where TABLE OP OPERAND [--dry-run]`: the predicate delete.
 struct RemoveWhereCommand: CLICommand {
@@ -17,8 +16,8 @@ struct RemoveWhereCommand: CLICommand {
         arguments: [
             .table,
             ArgumentSpec(
-                "OP", help: "the operator (\(RowPredicate.operators.joined(separator: " ")))",
-                completion: .choices(RowPredicate.operators)),
+                "OP", help: "the operator (\(ContractNames.operators.joined(separator: " ")))",
+                completion: .choices(ContractNames.operators)),
             ArgumentSpec("OPERAND", help: "the text, pattern or number to compare with"),
         ],
         options: [.flag("--dry-run", help: "only print what would be deleted")])
@@ -34,9 +33,9 @@ struct RemoveWhereCommand: CLICommand {
         op = arguments.argument("OP")
         operand = arguments.argument("OPERAND")
         dryRun = arguments.flag("--dry-run")
-        guard RowPredicate.operators.contains(op) else {
+        guard ContractNames.operators.contains(op) else {
             throw arguments.error(
-                "OP \"\(op)\" is not an operator; the operators are \(RowPredicate.operators.joined(separator: " "))"
+                "OP \"\(op)\" is not an operator; the operators are \(ContractNames.operators.joined(separator: " "))"
             )
         }
     }

@@ -33,23 +33,26 @@ enum CellAddress: Equatable, Sendable {
     static func parse(_ word: String, argument: String, command: CommandSpec) throws(UsageError)
         -> CellAddress
     {
-        let problem = UsageError(
-            "\(argument) \"\(word)\" is not an index path: give S:R, R (in section 0), @HEADER:R or #ID "
-                + "(negative numbers count from the end)", command: command)
+        // The error is only made when needed: building its usage line is not free.
+        func problem() -> UsageError {
+            UsageError(
+                "\(argument) \"\(word)\" is not an index path: give S:R, R (in section 0), @HEADER:R or #ID "
+                    + "(negative numbers count from the end)", command: command)
+        }
         if word.hasPrefix("#") {
             guard let id = UInt64(word.dropFirst()), word.dropFirst().allSatisfy(\.isASCII) else {
-                throw problem
+                throw problem()
             }
             return .id(id)
         }
         guard let colon = word.lastIndex(of: ":") else {
-            guard let row = Int32(word) else { throw problem }
+            guard let row = Int32(word) else { throw problem() }
             return .path(.index(0), row)
         }
-        guard let row = Int32(word[word.index(after: colon)...]) else { throw problem }
+        guard let row = Int32(word[word.index(after: colon)...]) else { throw problem() }
         let sectionWord = String(word[..<colon])
         if sectionWord.hasPrefix("@") { return .path(.header(String(sectionWord.dropFirst())), row) }
-        guard let section = Int32(sectionWord) else { throw problem }
+        guard let section = Int32(sectionWord) else { throw problem() }
         return .path(.index(section), row)
     }
 }

@@ -1,15 +1,27 @@
 // SPDX-License-Identifier: MIT
 
-/// The result of parsing one command's part of the command line.
-struct ArgumentParseResult {
-    /// The arguments, when the line was valid.
-    var arguments: ParsedArguments
+/// What parsing found besides arguments: the first problem, and the requests for help or
+/// the version that win over problems.
+struct ParseState {
     /// The first problem found, if any.
     var error: UsageError?
     /// True when `--help` or `-h` appeared (it wins over any problem).
     var wantsHelp = false
     /// True when `--version` appeared.
     var wantsVersion = false
+
+    /// Keeps the first error only: later ones are often consequences of it.
+    mutating func record(_ error: UsageError) {
+        if self.error == nil { self.error = error }
+    }
+}
+
+/// The result of parsing one command's part of the command line.
+struct ArgumentParseResult {
+    /// The arguments (complete only when `state.error` is nil).
+    var arguments: ParsedArguments
+    /// Problems and requests found.
+    var state = ParseState()
 }
 
 /// Splits a command's words into options and positional arguments, getopt style.
@@ -34,13 +46,13 @@ enum ArgumentParser {
     ///
     /// A value comes after `=` or from `next`; `consumedNext` says whether `next` was used.
     static func applyGlobal(
-        _ word: String, next: String?, to globals: inout GlobalOptions, result: inout ArgumentParseResult,
+        _ word: String, next: String?, to globals: inout GlobalOptions, result: inout ParseState,
         consumedNext: inout Bool, command: CommandSpec?
     ) -> Bool {
         let (name, inlineValue) = split(word)
         switch name {
         case "--json":
-            if inlineValue != nil { record(UsageError("--json takes no value", command: command), &result) }
+            if inlineValue != nil { result.record(UsageError("--json takes no value", command: command)) }
             globals.json = true
         case "--help", "-h":
             result.wantsHelp = true
@@ -53,13 +65,13 @@ enum ArgumentParser {
                 consumedNext = true
             }
             guard let value else {
-                record(UsageError("--timeout needs a value (SECONDS)", command: command), &result)
+                result.record(UsageError("--timeout needs a value (SECONDS)", command: command))
                 return true
             }
             do {
                 globals.timeoutMilliseconds = try GlobalOptions.timeout(from: value)
             } catch {
-                record(UsageError(error.message, command: command), &result)
+                result.record(UsageError(error.message, command: command))
             }
         default:
             return false
@@ -89,24 +101,24 @@ enum ArgumentParser {
             var consumedNext = false
             let next = index < words.count ? words[index] : nil
             if applyGlobal(
-                word, next: next, to: &globals, result: &result, consumedNext: &consumedNext, command: spec)
+                word, next: next, to: &globals, result: &result.state, consumedNext: &consumedNext,
+                command: spec)
             {
                 if consumedNext { index += 1 }
                 continue
             }
             let (name, inlineValue) = split(word)
             guard let option = spec.option(named: name) else {
-                record(UsageError("unknown option \(name) for '\(spec.name)'", command: spec), &result)
+                result.state.record(UsageError("unknown option \(name) for '\(spec.name)'", command: spec))
                 continue
-            }
-            if result.arguments.values[option.name] != nil || result.arguments.flags.contains(option.name) {
-                record(UsageError("\(option.name) is given more than once", command: spec), &result)
             }
             guard let valueName = option.valueName else {
                 if inlineValue != nil {
-                    record(UsageError("\(option.name) takes no value", command: spec), &result)
+                    result.state.record(UsageError("\(option.name) takes no value", command: spec))
                 }
-                result.arguments.flags.insert(option.name)
+                if !result.arguments.setOption(option.name, nil) {
+                    result.state.record(UsageError("\(option.name) is given more than once", command: spec))
+                }
                 continue
             }
             var value = inlineValue
@@ -115,16 +127,18 @@ enum ArgumentParser {
                 index += 1
             }
             guard let value else {
-                record(UsageError("\(option.name) needs a value (\(valueName))", command: spec), &result)
+                result.state.record(UsageError("\(option.name) needs a value (\(valueName))", command: spec))
                 continue
             }
             if let choices = option.choices, !choices.contains(value) {
-                record(
+                result.state.record(
                     UsageError(
                         "\(option.name) takes one of \(choices.joined(separator: ", ")), not \"\(value)\"",
-                        command: spec), &result)
+                        command: spec))
             }
-            result.arguments.values[option.name] = value
+            if !result.arguments.setOption(option.name, value) {
+                result.state.record(UsageError("\(option.name) is given more than once", command: spec))
+            }
         }
         assign(positional, to: &result)
         return result
@@ -138,23 +152,23 @@ enum ArgumentParser {
             switch argument.arity {
             case .required:
                 guard let word = remaining.popFirst() else {
-                    record(UsageError("missing argument \(argument.name)", command: spec), &result)
+                    result.state.record(UsageError("missing argument \(argument.name)", command: spec))
                     return
                 }
-                result.arguments.positionals[argument.name] = [word]
+                result.arguments.setArgument(argument.name, [word])
             case .optional:
-                if let word = remaining.popFirst() { result.arguments.positionals[argument.name] = [word] }
+                if let word = remaining.popFirst() { result.arguments.setArgument(argument.name, [word]) }
             case .oneOrMore, .zeroOrMore:
                 if remaining.isEmpty && argument.arity == .oneOrMore {
-                    record(UsageError("missing argument \(argument.name)", command: spec), &result)
+                    result.state.record(UsageError("missing argument \(argument.name)", command: spec))
                     return
                 }
-                result.arguments.positionals[argument.name] = Array(remaining)
+                result.arguments.setArgument(argument.name, Array(remaining))
                 remaining = []
             }
         }
         if let extra = remaining.first {
-            record(UsageError("unexpected argument \"\(extra)\"", command: spec), &result)
+            result.state.record(UsageError("unexpected argument \"\(extra)\"", command: spec))
         }
     }
 
@@ -164,8 +178,4 @@ enum ArgumentParser {
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 
-    /// Keeps the first error only: later ones are often consequences of it.
-    private static func record(_ error: UsageError, _ result: inout ArgumentParseResult) {
-        if result.error == nil { result.error = error }
-    }
 }

@@ -29,15 +29,17 @@ enum Invocation {
 /// The top level of the parser: global options, the command's name (and group), then the
 /// command's own parse.
 struct CommandLineParser {
-    /// Every command, in the order the general help lists them.
-    let commands: [any CLICommand.Type]
+    /// The command with this name (`get`, `section add`), if there is one.
+    let command: (String) -> (any CLICommand.Type)?
+    /// Every command's name, for messages about the ones that do not exist.
+    let names: () -> [String]
     /// The words that group several commands.
     let groups: [CommandGroupSpec]
 
     /// Parses the words after the program name.
     func parse(_ words: [String]) -> Invocation {
         var globals = GlobalOptions()
-        var leading = ArgumentParseResult(arguments: ParsedArguments(spec: HelpCommand.spec))
+        var leading = ParseState()
         var index = 0
         while index < words.count, ArgumentParser.isOption(words[index]) {
             let word = words[index]
@@ -66,7 +68,7 @@ struct CommandLineParser {
                 if leading.wantsHelp || rest.contains("--help") || rest.contains("-h") {
                     return .run(HelpCommand(topic: .group(group)), globals)
                 }
-                let subcommands = commands.map { $0.spec.name }.filter { $0.hasPrefix(group.name + " ") }
+                let subcommands = names().filter { $0.hasPrefix(group.name + " ") }
                     .map { String($0.dropFirst(group.name.count + 1)) }
                 return .usageError(
                     UsageError(
@@ -77,31 +79,31 @@ struct CommandLineParser {
             name = "\(word) \(words[index])"
             index += 1
         }
-        guard let command = commands.first(where: { $0.spec.name == name }) else {
+        guard let command = command(name) else {
             if leading.wantsHelp { return .run(HelpCommand(topic: .general), globals) }
             if let group = groups.first(where: { $0.name == word }) {
                 return .usageError(UsageError("unknown command \"\(name)\"", group: group))
             }
             return .usageError(UsageError(unknownCommandMessage(name)))
         }
-        var parsed = ArgumentParser.parse(Array(words[index...]), spec: command.spec, globals: &globals)
-        if leading.wantsHelp || parsed.wantsHelp {
+        let parsed = ArgumentParser.parse(Array(words[index...]), spec: command.spec, globals: &globals)
+        if leading.wantsHelp || parsed.state.wantsHelp {
             return .run(HelpCommand(topic: .command(command.spec)), globals)
         }
-        if parsed.wantsVersion { return .version }
-        if let error = leading.error ?? parsed.error { return .usageError(error) }
+        if parsed.state.wantsVersion { return .version }
+        if let error = leading.error ?? parsed.state.error { return .usageError(error) }
         do {
             return .run(try command.init(parsed.arguments), globals)
         } catch {
-            parsed.error = error
             return .usageError(error)
         }
     }
 
     /// "unknown command", with the nearest command name when one is close.
     private func unknownCommandMessage(_ name: String) -> String {
-        let names = commands.map { $0.spec.name } + groups.map(\.name)
-        let scored = names.map { ($0, EditDistance.between($0, name)) }.filter { $0.1 <= 2 }
+        let scored = (names() + groups.map(\.name)).map { ($0, EditDistance.between($0, name)) }.filter {
+            $0.1 <= 2
+        }
         if let nearest = scored.min(by: { $0.1 < $1.1 }) {
             return "unknown command \"\(name)\"; did you mean '\(nearest.0)'?"
         }

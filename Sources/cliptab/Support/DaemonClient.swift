@@ -132,23 +132,21 @@ func seconds(_ milliseconds: Int32) -> String {
     return "\(whole).\(fraction) s"
 }
 
-/// The text `SIGALRM` writes before it ends the process; made before the timer is armed,
-/// since a signal handler may not allocate.
-nonisolated(unsafe) private var watchdogMessage: UnsafeMutablePointer<CChar>?
-nonisolated(unsafe) private var watchdogMessageLength = 0
+/// The text `SIGALRM` writes before it ends the process: a constant, since a signal handler
+/// may not allocate (and formatting one would cost every call).
+private let watchdogMessage: StaticString = """
+    cliptab: the session bus did not answer within the timeout (--timeout, default 5 s).
+    Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.
+
+    """
 
 /// A timer that ends the process with status 69 if connecting to the bus hangs.
 enum ConnectWatchdog {
     /// Starts the timer.
     static func arm(milliseconds: Int32) {
-        let message =
-            "cliptab: the session bus did not accept a connection within \(seconds(milliseconds)).\n"
-            + startHint
-        watchdogMessage = strdup(message)
-        watchdogMessageLength = message.utf8.count
         signal(SIGALRM) { _ in
             // Only async-signal-safe calls here.
-            if let message = watchdogMessage { _ = write(2, message, watchdogMessageLength) }
+            _ = write(2, watchdogMessage.utf8Start, watchdogMessage.utf8CodeUnitCount)
             _exit(ExitStatus.unavailable)
         }
         var timer = itimerval()
