@@ -37,8 +37,25 @@ let package = Package(
         ),
 
         .executableTarget(name: "cliptabd", dependencies: ["CliptabDaemon"]),
-        // The CLI links libdbus only: no X11, no SQLite, no Foundation.
-        .executableTarget(name: "cliptab", dependencies: ["DBus", "CliptabCore"]),
+        // The CLI links libdbus only: no X11, no SQLite, no Foundation, not even the model.
+        // Release builds are made for a process that lives for one call (see the cli
+        // benchmark): the Swift runtime and the C++ library it needs are linked statically
+        // (StaticLink/ holds a linker script that makes -lstdc++ take the static archive),
+        // and the executable is not position-independent, as swiftc -static-executable
+        // makes it, so that the loader has no relocations to apply to the runtime's metadata;
+        // the libraries, stack and heap are still placed at random.
+        .executableTarget(
+            name: "cliptab", dependencies: ["DBus", "Posix"],
+            exclude: ["StaticLink"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
+                        "-Xclang-linker", "-no-pie",
+                    ],
+                    .when(configuration: .release))
+            ]
+        ),
         .executableTarget(name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "Posix"]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.

@@ -1,2 +1,64 @@
 // SPDX-License-Identifier: MIT
-print("cliptab: not ready yet")
+// cliptab: parses the command line, runs the command, maps the outcome to an exit status.
+import DBus
+import Glibc
+
+/// The program's arguments, refused as a usage error when one is not UTF-8: argv is bytes,
+/// and Swift would otherwise replace bad ones silently, storing text nobody typed.
+func programArguments() throws(UsageError) -> [String] {
+    var words: [String] = []
+    for index in 1..<Int(CommandLine.argc) {
+        guard let pointer = CommandLine.unsafeArgv[index], let word = String(validatingCString: pointer)
+        else {
+            throw UsageError("argument \(index) is not valid UTF-8")
+        }
+        words.append(word)
+    }
+    return words
+}
+
+/// Runs the command line and returns the exit status.
+func runCommandLine() -> Int32 {
+    // A reader that goes away is handled where output is written (EPIPE), not by dying.
+    signal(SIGPIPE, SIG_IGN)
+    let invocation: Invocation
+    do {
+        invocation = CommandList.parser.parse(try programArguments())
+    } catch {
+        invocation = .usageError(error)
+    }
+    switch invocation {
+    case .version:
+        writeToStandardOutputOrIgnore("cliptab \(CLIVersion.number)\n")
+        return ExitStatus.success
+    case .usageError(let error):
+        writeToStandardError(error.report)
+        return ExitStatus.usage
+    case .run(let command, let options):
+        let context = CommandContext(options: options)
+        do {
+            try command.run(context)
+            try context.output.flush()
+            return ExitStatus.success
+        } catch {
+            let failure: CLIFailure
+            switch error {
+            case let known as CLIFailure: failure = known
+            case let bus as BusError: failure = .local("\(bus.message) (\(bus.name))")
+            default: failure = .local("\(error)")
+            }
+            // What was printed before the failure still goes out (a partial listing is
+            // better than a silent one when the reader is still there).
+            if case .outputClosed = failure {} else { try? context.output.flush() }
+            writeToStandardError(failure.report)
+            return failure.exitStatus
+        }
+    }
+}
+
+/// Writes `text` to standard output, ignoring a closed reader.
+func writeToStandardOutputOrIgnore(_ text: String) {
+    _ = try? writeAll(Array(text.utf8), to: 1)
+}
+
+exit(runCommandLine())

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Glibc
+import Posix
+
+/// Issue 4's figures: whole-process wall time of `cliptab get T 0:0` against `dbus-send
+/// --print-reply` of the same `GetCell` call, interleaved in one run, and the peak RSS of
+/// `cliptab get`.
+///
+/// It runs the `cliptab` and `cliptabd` built beside this benchmark on a private bus with a
+/// temporary store, so build them all first, in release mode (which links cliptab's Swift
+/// runtime statically): `swift build -c release && .build/release/cliptab-bench cli`.
+enum CLIBenchmark {
+    /// Runs of each command; odd, so that the median is one run.
+    static let repetitions = 41
+    /// The goal for the ratio of the medians.
+    static let ratioGoal = 1.5
+    /// The goal for cliptab's peak RSS, in KiB (8 MiB).
+    static let memoryGoalKiB = 8 * 1024
+
+    static func run() throws {
+        let directory = StoreBenchmark.selfPath().split(separator: "/").dropLast().joined(separator: "/")
+        let cliptab = "/\(directory)/cliptab"
+        let daemon = "/\(directory)/cliptabd"
+        for binary in [cliptab, daemon] where access(binary, X_OK) != 0 {
+            throw CliptabError(.invalidArgument, "\(binary) is missing: run swift build -c release first")
+        }
+        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
+        var template = Array("\(base)/cliptab-cli-bench.XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CliptabError(.storageFailure, "mkdtemp failed under \(base)")
+        }
+        let root = String(cString: made)
+        defer { _ = try? ChildProcess.run("rm", ["-rf", root]) }
+
+        let bus = try ChildProcess.spawn(
+            "dbus-daemon", ["--session", "--nofork", "--print-address=1"], stdout: .pipe, stderr: .null)
+        defer { bus.terminate(graceMilliseconds: 2000) }
+        guard let address = bus.readLine(timeoutMilliseconds: 10_000), !address.isEmpty else {
+            throw CliptabError(.storageFailure, "dbus-daemon printed no address")
+        }
+        let environment = [
+            "DBUS_SESSION_BUS_ADDRESS": address, "PATH": String(cString: getenv("PATH")), "HOME": root,
+            "LANG": "C.UTF-8",
+        ]
+        let server = try ChildProcess.spawn(
+            daemon, ["--data-dir", root + "/store"], environment: environment, stdout: .null, stderr: .null)
+        defer { server.terminate() }
+        var ready = false
+        for _ in 0..<500 where !ready {
+            ready =
+                (try? ChildProcess.run(cliptab, ["tables"], environment: environment))?.termination
+                == .exited(0)
+            if !ready { usleep(20_000) }
+        }
+        guard ready else { throw CliptabError(.storageFailure, "cliptabd did not answer") }
+        _ = try ChildProcess.run(cliptab, ["create", "T"], environment: environment)
+        _ = try ChildProcess.run(cliptab, ["add", "T", "hello, world"], environment: environment)
+
+        let client = [cliptab, "get", "T", "0:0"]
+        let reference = [
+            "dbus-send", "--session", "--print-reply", "--dest=io.github.cliptab.Cliptab1",
+            "/io/github/cliptab/Cliptab1", "io.github.cliptab.Cliptab1.GetCell", "string:T", "int32:0",
+            "int32:0",
+        ]
+        // Both must do the real work before they are timed.
+        let check = try ChildProcess.run(client[0], Array(client.dropFirst()), environment: environment)
+        let checkReference = try ChildProcess.run(
+            "dbus-send", Array(reference.dropFirst()), environment: environment)
+        guard check.outputText == "hello, world",
+            checkReference.outputText.contains("string \"hello, world\"")
+        else {
+            throw CliptabError(
+                .storageFailure, "unexpected output: \(check.outputText) / \(checkReference.outputText)")
+        }
+        let linkage = try ChildProcess.run("ldd", [cliptab]).outputText
+        let isStatic = !linkage.contains("libswiftCore")
+
+        var clientTimes: [UInt64] = []
+        var referenceTimes: [UInt64] = []
+        let resolvedReference = [try which("dbus-send")] + reference.dropFirst()
+        for _ in 0..<3 {  // warm-up: page cache, the daemon's first calls
+            _ = try timedRun(client, environment: environment)
+            _ = try timedRun(resolvedReference, environment: environment)
+        }
+        for index in 0..<repetitions {
+            // Interleaved, and alternating which goes first, so that load on the machine
+            // falls on both alike.
+            if index % 2 == 0 {
+                clientTimes.append(try timedRun(client, environment: environment))
+                referenceTimes.append(try timedRun(resolvedReference, environment: environment))
+            } else {
+                referenceTimes.append(try timedRun(resolvedReference, environment: environment))
+                clientTimes.append(try timedRun(client, environment: environment))
+            }
+        }
+        // Peak RSS through GNU time: wait4's ru_maxrss of a posix_spawn child would include
+        // this benchmark's own memory (the child starts as a vfork of it).
+        var clientMemory: [Int] = []
+        var referenceMemory: [Int] = []
+        if access(timeCommand, X_OK) == 0 {
+            for _ in 0..<repetitions {
+                clientMemory.append(try peakKiB(client, environment: environment))
+                referenceMemory.append(try peakKiB(resolvedReference, environment: environment))
+            }
+        }
+        let clientMedian = median(clientTimes)
+        let referenceMedian = median(referenceTimes)
+        let ratio = clientMedian / referenceMedian
+        let peak = clientMemory.max() ?? 0
+        func memory(_ samples: [Int]) -> [String] {
+            samples.isEmpty
+                ? ["-", "-"] : ["\(samples.max() ?? 0)", "\(samples.sorted()[samples.count / 2])"]
+        }
+        print(
+            "== cli (whole-process wall time: medians of \(repetitions) interleaved runs; peak RSS: GNU time)"
+        )
+        print(
+            "cliptab: \(cliptab) (Swift runtime linked \(isStatic ? "statically" : "DYNAMICALLY: build with -c release"))"
+        )
+        let widths = [44, 10, 13, 10]
+        Report.row(["command", "median ms", "peak RSS KiB", "median KiB"], widths)
+        Report.row(["cliptab get T 0:0", Report.number(clientMedian, 2)] + memory(clientMemory), widths)
+        Report.row(
+            ["dbus-send --print-reply ... GetCell T 0 0", Report.number(referenceMedian, 2)]
+                + memory(referenceMemory), widths)
+        print(
+            "ratio cliptab/dbus-send: \(Report.number(ratio, 2)) (goal <= \(ratioGoal): \(ratio <= ratioGoal ? "met" : "MISSED"))"
+        )
+        if clientMemory.isEmpty {
+            print(
+                "peak RSS of cliptab get: not measured (\(timeCommand) is not installed: apt-get install time)"
+            )
+        } else {
+            print(
+                "peak RSS of cliptab get: \(Report.number(Double(peak) / 1024, 2)) MiB (goal <= 8 MiB: \(peak <= memoryGoalKiB ? "met" : "MISSED"))"
+            )
+        }
+    }
+
+    /// GNU time, which reports a child's peak RSS (`%M`).
+    static let timeCommand = "/usr/bin/time"
+
+    /// The peak resident set size of one run of `command`, in KiB, as GNU time reports it.
+    static func peakKiB(_ command: [String], environment: [String: String]) throws -> Int {
+        let result = try ChildProcess.run(timeCommand, ["-f", "%M"] + command, environment: environment)
+        let lines = result.errorText.split(separator: "\n")
+        guard result.termination == .exited(0), let last = lines.last, let kib = Int(last) else {
+            throw CliptabError(.storageFailure, "\(timeCommand) failed: \(result.errorText)")
+        }
+        return kib
+    }
+
+    /// Runs `command` with its output thrown away; returns the wall time from spawn to exit
+    /// in nanoseconds.
+    static func timedRun(_ command: [String], environment: [String: String]) throws -> UInt64 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        let start = MonotonicClock.nanoseconds()
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+        guard spawned == 0 else { throw SystemCallError("posix_spawn \(command[0])", code: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { throw SystemCallError.current("waitpid") }
+        }
+        let elapsed = MonotonicClock.nanoseconds() - start
+        guard status == 0 else {
+            throw CliptabError(
+                .storageFailure, "\(command.joined(separator: " ")) ended with wait status \(status)")
+        }
+        return elapsed
+    }
+
+    /// The median of `samples` in milliseconds.
+    static func median(_ samples: [UInt64]) -> Double {
+        Double(samples.sorted()[samples.count / 2]) / 1e6
+    }
+
+    /// The full path of `name` on `PATH` (posix_spawn does not search it).
+    static func which(_ name: String) throws -> String {
+        for directory in String(cString: getenv("PATH")).split(separator: ":") {
+            let path = "\(directory)/\(name)"
+            if access(path, X_OK) == 0 { return path }
+        }
+        throw CliptabError(.invalidArgument, "\(name) is not on PATH")
+    }
+}

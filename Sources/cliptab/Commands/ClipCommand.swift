@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab clip`: the clipboard's text.
+struct ClipCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "clip", abstract: "print the clipboard's text exactly, with no newline added",
+        discussion: "Reads the X11 CLIPBOARD through cliptabd, whoever holds it (as xclip -o does).")
+
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {}
+
+    /// Calls `GetClipboard` and prints the text as it is.
+    func run(_ context: CommandContext) throws {
+        try printText(try context.call("GetClipboard").string(0), context)
+    }
+}

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab drop TABLE`: deletes a table and everything in it.
+struct DropCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "drop", abstract: "delete a table with all its sections and rows", arguments: [.table])
+
+    private let table: String
+
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+    }
+
+    /// Calls `DropTable`.
+    func run(_ context: CommandContext) throws {
+        _ = try context.call("DropTable", [string(table)])
+    }
+}

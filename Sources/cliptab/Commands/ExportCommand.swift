@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab export TABLE [--format F] [--output FILE]`.
+struct ExportCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "export", abstract: "write a table in an exchange format to stdout or a file",
+        discussion: """
+            Formats: json (the default: everything but row ids survives an import), tsv (one
+            line per row, with \\t \\n \\\\ escapes) and lines (one row per line, '## HEADER'
+            starts a section; no footers, and a row with a newline cannot be written). The
+            file is only written once the export has succeeded.
+            """,
+        arguments: [.table],
+        options: [
+            .value(
+                "--format", "FORMAT", choices: ContractNames.formats,
+                help: "the exchange format (default json)"),
+            .value(
+                "--output", "FILE", short: "-o", help: "write to FILE instead of stdout", completion: .file),
+        ])
+
+    private let table: String
+    private let format: String?
+    private let file: String?
+
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+        format = arguments.value("--format")
+        file = arguments.value("--output")
+    }
+
+    /// Calls `ExportTable` and writes the data to stdout or the file.
+    func run(_ context: CommandContext) throws {
+        let data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
+        if let file, file != "-" {
+            try InputReader.writeFile(file, Array(data.utf8))
+        } else {
+            try context.output.write(data)
+        }
+    }
+}

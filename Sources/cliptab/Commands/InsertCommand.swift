@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+
+/// `cliptab insert TABLE S:R TEXT`: one row at an index path.
+struct InsertCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "insert", abstract: "insert a row at an index path",
+        discussion: """
+            The new row gets index path S:R; the row that was there and those after it move
+            down. R may be the section's row count, or -1, to append. #ID inserts before that
+            row. Prints the new row's id as '#ID' (with --json: {"id": ID}).
+            """ + "\n\n" + addressingHelp,
+        arguments: [.table, .cell(help: "where the new row goes"), ArgumentSpec("TEXT", help: "its text")])
+
+    private let table: String
+    private let cell: CellAddress
+    private let text: String
+
+    /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        table = arguments.argument("TABLE")
+        cell = try cellArgument(arguments)
+        text = arguments.argument("TEXT")
+    }
+
+    /// Resolves the address, calls `InsertRow` and prints the new id.
+    func run(_ context: CommandContext) throws {
+        let (section, row) = try context.resolve(cell, in: table)
+        let id = try context.call("InsertRow", [string(table), int32(section), int32(row), string(text)])
+            .uint64(0)
+        if context.options.json {
+            try context.output.line(JSON.object([("id", .unsigned(id))]).rendered)
+        } else {
+            try context.output.line("#\(id)")
+        }
+    }
+}

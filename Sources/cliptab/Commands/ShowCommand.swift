@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+import DBus
+
+/// `cliptab show TABLE`: the whole table, laid out for reading.
+struct ShowCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "show", abstract: "show a table: sections with their titles, rows numbered S:R",
+        discussion: """
+            Each section starts with a line '== [S] HEADER'; its footer, if any, follows its
+            rows on a line '-- FOOTER'. Rows are indented and numbered S:R in one column, their
+            text lined up after it; a text's further lines are indented to the same column.
+            Use 'cliptab get' for a cell's exact bytes.
+
+            With --json: {"name", "revision", "sections": [{"header", "footer", "rows": [{"id",
+            "text"}]}]}, read at one revision.
+            """,
+        arguments: [.table])
+
+    /// Rows asked for per GetRows call, halved when a page would make too big a reply.
+    static let pageSize: UInt32 = 10_000
+
+    private let table: String
+
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {
+        table = arguments.argument("TABLE")
+    }
+
+    /// One section as read.
+    struct SectionContent {
+        let header: String
+        let footer: String
+        var rows: [(id: UInt64, text: String)]
+    }
+
+    /// Reads the table at one revision and prints it laid out, or as JSON.
+    func run(_ context: CommandContext) throws {
+        let (revision, sections) = try read(context)
+        if context.options.json {
+            try context.output.line(json(revision: revision, sections: sections).rendered)
+        } else {
+            try render(sections, to: context.output)
+        }
+    }
+
+    /// Reads every section and row; reads again (up to 5 times) if the table changed
+    /// meanwhile, so that what is shown is one revision.
+    private func read(_ context: CommandContext) throws -> (UInt64, [SectionContent]) {
+        var attempt = 0
+        while true {
+            let before = try context.call("GetRevision", [string(table)]).uint64(0)
+            var sections: [SectionContent] = []
+            for (index, fields) in try context.call("GetSections", [string(table)]).structures(0, "a(ssu)")
+                .enumerated()
+            {
+                guard fields.count == 3, case .string(let header) = fields[0],
+                    case .string(let footer) = fields[1], case .uint32(let count) = fields[2]
+                else {
+                    throw CLIFailure.local("cliptabd answered GetSections with an unexpected reply")
+                }
+                let rows = try readRows(context, section: Int32(index), count: count)
+                sections.append(SectionContent(header: header, footer: footer, rows: rows))
+            }
+            let after = try context.call("GetRevision", [string(table)]).uint64(0)
+            attempt += 1
+            if before == after || attempt == 5 { return (after, sections) }
+        }
+    }
+
+    /// The rows of one section, a page at a time.
+    private func readRows(_ context: CommandContext, section: Int32, count: UInt32) throws
+        -> [(id: UInt64, text: String)]
+    {
+        var rows: [(id: UInt64, text: String)] = []
+        var limit = Self.pageSize
+        while rows.count < Int(count) {
+            let reply: Reply
+            do {
+                reply = try context.call(
+                    "GetRows", [string(table), int32(section), .uint32(UInt32(rows.count)), .uint32(limit)])
+            } catch CLIFailure.refused(let error)
+                where error.name == CliptabBus.errorPrefix + "LimitExceeded" && limit > 1
+            {
+                limit /= 2
+                continue
+            }
+            let page = try reply.structures(0, "a(ts)")
+            if page.isEmpty { break }
+            for fields in page {
+                guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let text) = fields[1]
+                else {
+                    throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply")
+                }
+                rows.append((id, text))
+            }
+        }
+        return rows
+    }
+
+    private func json(revision: UInt64, sections: [SectionContent]) -> JSON {
+        .object([
+            ("name", .string(table)),
+            ("revision", .unsigned(revision)),
+            (
+                "sections",
+                .array(
+                    sections.map { section in
+                        .object([
+                            ("header", .string(section.header)),
+                            ("footer", .string(section.footer)),
+                            (
+                                "rows",
+                                .array(
+                                    section.rows.map {
+                                        .object([("id", .unsigned($0.id)), ("text", .string($0.text))])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    private func render(_ sections: [SectionContent], to output: Output) throws {
+        if sections.isEmpty {
+            try output.line("(no sections)")
+            return
+        }
+        var pathWidth = 0
+        for (index, section) in sections.enumerated() where !section.rows.isEmpty {
+            pathWidth = max(pathWidth, "\(index):\(section.rows.count - 1)".count)
+        }
+        let rowIndent = "   "
+        let textIndent = "\n" + String(repeating: " ", count: rowIndent.count + pathWidth + 2)
+        for (index, section) in sections.enumerated() {
+            let title = section.header.isEmpty ? "" : " " + indented(section.header, "\n   ")
+            try output.line("== [\(index)]\(title)")
+            if section.rows.isEmpty { try output.line(rowIndent + "(no rows)") }
+            for (row, content) in section.rows.enumerated() {
+                let path = "\(index):\(row)"
+                let padding = String(repeating: " ", count: pathWidth - path.count + 2)
+                try output.line(rowIndent + path + padding + indented(content.text, textIndent))
+            }
+            if !section.footer.isEmpty { try output.line("-- " + indented(section.footer, "\n   ")) }
+        }
+    }
+
+    /// `text` with every newline followed by `newline`'s indentation.
+    private func indented(_ text: String, _ newline: String) -> String {
+        guard text.contains("\n") else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: newline)
+    }
+}

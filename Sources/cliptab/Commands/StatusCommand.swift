@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+import DBus
+
+/// `cliptab status`: what the daemon says about itself.
+struct StatusCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "status", abstract: "show the daemon's version, API version, tables and clipboard state",
+        discussion: """
+            Reads the daemon's properties and whether the clipboard holds text (without printing
+            the text). Properties a later daemon adds are listed too. With --json: {"cliptab",
+            "version", "api_version", "tables", "clipboard": {"state": "text"|"empty"|
+            "unavailable", "bytes" or "message"}, "properties"}.
+            """)
+
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {}
+
+    /// Reads the properties and the clipboard state, and prints them.
+    func run(_ context: CommandContext) throws {
+        let reply = try context.daemon().call(
+            "GetAll", [string(CliptabBus.interface)], interface: "org.freedesktop.DBus.Properties")
+        guard case .dictionary(_, _, let entries)? = reply.values.first else {
+            throw CLIFailure.local("cliptabd answered GetAll with an unexpected reply")
+        }
+        var properties: [(String, BusValue)] = []
+        for (key, value) in entries {
+            guard case .string(let name) = key else { continue }
+            if case .variant(let inner) = value {
+                properties.append((name, inner))
+            } else {
+                properties.append((name, value))
+            }
+        }
+        func property(_ name: String) -> BusValue? { properties.first { $0.0 == name }?.1 }
+        var version = "?"
+        if case .string(let text)? = property("Version") { version = text }
+        var apiVersion: UInt32 = 0
+        if case .uint32(let number)? = property("ApiVersion") { apiVersion = number }
+        var tables: [String] = []
+        if case .array(_, let names)? = property("Tables") {
+            tables = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+        }
+        let others = properties.filter { !["Version", "ApiVersion", "Tables"].contains($0.0) }
+
+        let clipboard: (state: String, message: String, bytes: Int?)
+        do {
+            let text = try context.call("GetClipboard").string(0)
+            clipboard = ("text", "", text.utf8.count)
+        } catch CLIFailure.refused(let error) where error.name == CliptabBus.errorPrefix + "ClipboardEmpty" {
+            clipboard = ("empty", error.message, nil)
+        } catch CLIFailure.refused(let error)
+            where error.name == CliptabBus.errorPrefix + "ClipboardUnavailable"
+        {
+            clipboard = ("unavailable", error.message, nil)
+        }
+
+        if context.options.json {
+            var clip: [(String, JSON)] = [("state", .string(clipboard.state))]
+            if let bytes = clipboard.bytes {
+                clip.append(("bytes", .unsigned(UInt64(bytes))))
+            } else {
+                clip.append(("message", .string(clipboard.message)))
+            }
+            let document = JSON.object([
+                ("cliptab", .string(CLIVersion.number)),
+                ("version", .string(version)),
+                ("api_version", .unsigned(UInt64(apiVersion))),
+                ("tables", .strings(tables)),
+                ("clipboard", .object(clip)),
+                ("properties", .object(others.map { ($0.0, SignalLine.json($0.1)) })),
+            ])
+            try context.output.line(document.rendered)
+            return
+        }
+        let tableList = tables.isEmpty ? "none" : "\(tables.count) (\(tables.joined(separator: ", ")))"
+        var lines = [
+            ("cliptab", CLIVersion.number),
+            ("cliptabd", "\(version) on \(CliptabBus.name), API version \(apiVersion)"),
+            ("tables", tableList),
+            (
+                "clipboard",
+                clipboard.bytes.map { "holds \($0) byte\($0 == 1 ? "" : "s") of text" }
+                    ?? "\(clipboard.state) (\(clipboard.message))"
+            ),
+        ]
+        lines += others.map { ($0.0, SignalLine.plain($0.1)) }
+        let width = lines.map(\.0.count).max() ?? 0
+        for (label, value) in lines {
+            try context.output.line(
+                label + ":" + String(repeating: " ", count: width - label.count + 2) + value)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+import DBus
+
+/// The exit statuses of the contract.
+enum ExitStatus {
+    /// Success.
+    static let success: Int32 = 0
+    /// The daemon refused (or a local file could not be read or written).
+    static let failure: Int32 = 1
+    /// The command line is wrong.
+    static let usage: Int32 = 2
+    /// The daemon cannot be reached, or did not answer in time (sysexits' `EX_UNAVAILABLE`).
+    static let unavailable: Int32 = 69
+}
+
+/// Why a command did not succeed, and so what it prints on standard error and how it exits.
+enum CLIFailure: Error {
+    /// The daemon answered with an error: exit 1, its message and D-Bus error name.
+    case refused(BusError)
+    /// Something on this side failed (a file, standard input, a reply of the wrong type):
+    /// exit 1 with this message.
+    case local(String)
+    /// The bus or the daemon cannot be reached or did not answer: exit 69 with this message,
+    /// which says how to start the daemon.
+    case unreachable(String)
+    /// Standard output was closed by its reader: nothing more to say, exit 0.
+    case outputClosed
+    /// The command ran and reports failure with this message: exit 1.
+    case reported(String)
+
+    /// The exit status.
+    var exitStatus: Int32 {
+        switch self {
+        case .refused, .local, .reported: return ExitStatus.failure
+        case .unreachable: return ExitStatus.unavailable
+        case .outputClosed: return ExitStatus.success
+        }
+    }
+
+    /// The text for standard error (empty for none).
+    var report: String {
+        switch self {
+        case .refused(let error): return "cliptab: \(error.message) (\(error.name))\n"
+        case .local(let message), .reported(let message): return "cliptab: \(message)\n"
+        case .unreachable(let message): return message
+        case .outputClosed: return ""
+        }
+    }
+}
