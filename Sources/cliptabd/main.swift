@@ -190,7 +190,7 @@ func run() -> Int32 {
     let display = getenv("DISPLAY").map { String(cString: $0) }
     let clipboard = X11Clipboard(display: display, settings: clipboardSettings)
     let service = DaemonService(tables: tables, clipboard: clipboard)
-    clipboard.onLost = { service.onClipboardChanged(false, 0) }
+    clipboard.onLost = { service.clipboardChanged(owned: false, rowID: 0) }
     service.reload = {
         let problems = configurator.reload(tables: tables, clipboard: &clipboard.settings)
         let file = configurator.path ?? "(no configuration file)"
@@ -243,6 +243,13 @@ func run() -> Int32 {
     }
     service.onClipboardChanged = { owned, rowID in
         emit("ClipboardChanged", [.boolean(owned), .uint64(rowID)])
+        do {
+            try bus.emitPropertiesChanged(
+                path: CliptabBus.path, interface: CliptabBus.interface,
+                changed: ["ClipboardOwned": .boolean(owned), "ClipboardRowId": .uint64(rowID)])
+        } catch {
+            Log.line("Failed to emit PropertiesChanged: \(error), ignoring", level: .warning)
+        }
     }
 
     do {

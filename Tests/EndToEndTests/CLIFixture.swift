@@ -67,13 +67,20 @@ final class CLIFixture: @unchecked Sendable {
     /// The fixture of the running suite (see `WithDaemon`).
     @TaskLocal static var current: CLIFixture?
 
-    /// Starts the bus and the daemon, and waits until `cliptab tables` succeeds.
-    init() throws {
+    /// The X display of the daemon and the clients, if any.
+    let display: String?
+
+    /// Starts the bus and the daemon (on `display`, when given), and waits until
+    /// `cliptab tables` succeeds.
+    init(display: String? = nil) throws {
         bus = try PrivateBus()
         data = try TemporaryDirectory(prefix: "cliptab-e2e")
+        self.display = display
+        var daemonEnvironment = Self.environment(bus: bus.address, home: data.path)
+        daemonEnvironment["DISPLAY"] = display
         daemon = try ChildProcess.spawn(
             BuiltProducts.path(of: "cliptabd"), ["--data-dir", data.appending("store")],
-            environment: Self.environment(bus: bus.address, home: data.path), stdout: .null, stderr: .null)
+            environment: daemonEnvironment, stdout: .null, stderr: .null)
         let deadline = MonotonicClock.milliseconds() + 10_000
         while MonotonicClock.milliseconds() < deadline {
             if try run("tables").status == 0 { return }
@@ -94,7 +101,11 @@ final class CLIFixture: @unchecked Sendable {
     }
 
     /// The environment the client runs with.
-    var environment: [String: String] { Self.environment(bus: bus.address, home: data.path) }
+    var environment: [String: String] {
+        var environment = Self.environment(bus: bus.address, home: data.path)
+        environment["DISPLAY"] = display
+        return environment
+    }
 
     /// Runs `cliptab` with `arguments`, feeding `input` to its standard input.
     func run(_ arguments: String..., input: String? = nil) throws -> Outcome {

@@ -297,14 +297,14 @@ import Testing
         #expect(try cli.run("get", "locked", "0") == Outcome(0, "read only"))
     }
 
-    /// Until the X11 clipboard is wired into the daemon, every clipboard command reports it
-    /// as unavailable (exit 1, message and error name), and cut deletes nothing.
+    /// Without a display every clipboard command reports the clipboard unavailable (exit 1,
+    /// message and error name), and cut deletes nothing.
     @Test func clipboardCommandsWithoutADisplay() throws {
         defer { drop("clip") }
         try make("clip", ["text"])
         let unavailable = Outcome(
             1, "",
-            "cliptab: this cliptabd has no X11 clipboard support yet (\(errorPrefix)ClipboardUnavailable)\n")
+            "cliptab: \(noDisplay) (\(errorPrefix)ClipboardUnavailable)\n")
         #expect(try cli.run("copy", "clip", "0:0") == unavailable)
         #expect(try cli.run("cut", "clip", "0:0") == unavailable)
         #expect(try cli.run("paste", "clip") == unavailable)
@@ -375,7 +375,7 @@ import Testing
                     cliptab:    0.1.0
                     cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 1
                     tables:     \(count) (\(tables))
-                    clipboard:  unavailable (this cliptabd has no X11 clipboard support yet)
+                    clipboard:  unavailable (\(noDisplay))
 
                     """))
         let json = try cli.run("status", "--json")
@@ -383,7 +383,7 @@ import Testing
         #expect(
             json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":1,\"tables\":[")
                 && json.out.hasSuffix(
-                    "],\"clipboard\":{\"state\":\"unavailable\",\"message\":\"this cliptabd has no X11 clipboard support yet\"},\"properties\":{}}\n"
+                    "],\"clipboard\":{\"state\":\"unavailable\",\"message\":\"\(noDisplay)\"},\"properties\":{}}\n"
                 ))
         #expect(try cli.run("reload") == Outcome(0, ""))
         #expect(try cli.run("reload", "--json") == Outcome(0, "{\"problems\":[]}\n"))
@@ -402,3 +402,7 @@ import Testing
         #expect(access(cli.data.appending("client-data"), F_OK) != 0)
     }
 }
+
+/// What a daemon started without DISPLAY says of its clipboard.
+let noDisplay =
+    "no X display: DISPLAY was not set when cliptabd started (import it into the user manager, then restart cliptabd)"

@@ -108,6 +108,13 @@ public struct CliptabInterface {
             BusProperty(
                 name: "Tables", signature: "as", access: .read,
                 get: { [service] in strings(service.tables.listTables()) }),
+            // Added to the contract: who holds the clipboard, for `cliptab status`.
+            BusProperty(
+                name: "ClipboardOwned", signature: "b", access: .read,
+                get: { [service] in .boolean(service.clipboard.isOwned) }),
+            BusProperty(
+                name: "ClipboardRowId", signature: "t", access: .read,
+                get: { [service] in .uint64(service.clipboard.isOwned ? service.copiedRowID : 0) }),
         ]
     }
 

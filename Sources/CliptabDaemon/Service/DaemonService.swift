@@ -10,6 +10,15 @@ public final class DaemonService {
     public var clipboard: ClipboardPort
     /// Called when this daemon's hold on the clipboard changes: (owned, copied row id or 0).
     public var onClipboardChanged: (Bool, UInt64) -> Void = { _, _ in }
+    /// The row whose text this daemon put on the clipboard (0: none, or a section copy).
+    public private(set) var copiedRowID: UInt64 = 0
+
+    /// Records a change of this daemon's hold on the clipboard and announces it.
+    public func clipboardChanged(owned: Bool, rowID: UInt64) {
+        copiedRowID = owned ? rowID : 0
+        onClipboardChanged(owned, copiedRowID)
+    }
+
     /// Re-reads the configuration; returns the problems found (empty = applied).
     public var reload: () -> [String] = { [] }
 
@@ -23,7 +32,7 @@ public final class DaemonService {
     public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
         try clipboard.copy(cell.text, isSecret: cell.isSecret)
-        onClipboardChanged(true, cell.id)
+        clipboardChanged(owned: true, rowID: cell.id)
         return cell.text
     }
 
@@ -31,7 +40,7 @@ public final class DaemonService {
     public func copySection(_ table: String, section: Int32, separator: String) throws -> String {
         let joined = try tables.sectionText(of: table, section: section, separator: separator)
         try clipboard.copy(joined.text, isSecret: joined.isSecret)
-        onClipboardChanged(true, 0)
+        clipboardChanged(owned: true, rowID: 0)
         return joined.text
     }
 
@@ -40,7 +49,7 @@ public final class DaemonService {
     public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .cut)
         try clipboard.copy(cell.text, isSecret: cell.isSecret)
-        onClipboardChanged(true, cell.id)
+        clipboardChanged(owned: true, rowID: cell.id)
         try tables.deleteRow(table, section: section, row: row, as: .cut)
         return cell.text
     }
@@ -75,7 +84,7 @@ public final class DaemonService {
     public func clearClipboard() {
         let owned = clipboard.isOwned
         clipboard.clear()
-        if owned { onClipboardChanged(false, 0) }
+        if owned { clipboardChanged(owned: false, rowID: 0) }
     }
 
     /// Performs a context-menu action on a cell: copy, cut, paste or delete.

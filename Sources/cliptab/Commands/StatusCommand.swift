@@ -41,7 +41,12 @@ struct StatusCommand: CLICommand {
         if case .array(_, let names)? = property("Tables") {
             tables = names.compactMap { if case .string(let name) = $0 { name } else { nil } }
         }
-        let others = properties.filter { !["Version", "ApiVersion", "Tables"].contains($0.0) }
+        var ownedByDaemon = false
+        if case .boolean(let owned)? = property("ClipboardOwned") { ownedByDaemon = owned }
+        var copiedRow: UInt64 = 0
+        if case .uint64(let row)? = property("ClipboardRowId") { copiedRow = row }
+        let known = ["Version", "ApiVersion", "Tables", "ClipboardOwned", "ClipboardRowId"]
+        let others = properties.filter { !known.contains($0.0) }
 
         let clipboard: (state: String, message: String, bytes: Int?)
         do {
@@ -59,6 +64,8 @@ struct StatusCommand: CLICommand {
             var clip: [(String, JSON)] = [("state", .string(clipboard.state))]
             if let bytes = clipboard.bytes {
                 clip.append(("bytes", .unsigned(UInt64(bytes))))
+                clip.append(("owner", .string(ownedByDaemon ? "cliptabd" : "another program")))
+                if ownedByDaemon && copiedRow != 0 { clip.append(("row_id", .unsigned(copiedRow))) }
             } else {
                 clip.append(("message", .string(clipboard.message)))
             }
@@ -80,7 +87,13 @@ struct StatusCommand: CLICommand {
             ("tables", tableList),
             (
                 "clipboard",
-                clipboard.bytes.map { "holds \($0) byte\($0 == 1 ? "" : "s") of text" }
+                clipboard.bytes.map { bytes in
+                    let owner =
+                        ownedByDaemon
+                        ? "copied by cliptabd" + (copiedRow != 0 ? " from row #\(copiedRow)" : "")
+                        : "owned by another program"
+                    return "holds \(bytes) byte\(bytes == 1 ? "" : "s") of text, \(owner)"
+                }
                     ?? "\(clipboard.state) (\(clipboard.message))"
             ),
         ]
