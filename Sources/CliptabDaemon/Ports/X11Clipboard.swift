@@ -138,7 +138,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             case .success(let bytes):
                 completion(.success(String(decoding: bytes, as: UTF8.self)))
             case .failure(.empty(let message)):
-                completion(.failure(CliptabError(.clipboardEmpty, "nothing to paste: \(message)")))
+                completion(.failure(CliptabError(.clipboardEmpty, message)))
             case .failure(.timedOut(let message)):
                 completion(
                     .failure(
