@@ -396,60 +396,22 @@ private struct Arguments {
 
     init(_ values: [BusValue]) { self.values = values }
 
-    private func mismatch(_ index: Int, _ type: String) -> BusError {
-        BusError.invalidArgs("argument \(index) should be of type \(type)")
-    }
-
-    func string(_ index: Int) throws -> String {
-        guard index < values.count, case .string(let value) = values[index] else {
-            throw mismatch(index, "s")
-        }
-        return value
-    }
-
-    func int32(_ index: Int) throws -> Int32 {
-        guard index < values.count, case .int32(let value) = values[index] else { throw mismatch(index, "i") }
-        return value
-    }
-
-    func uint32(_ index: Int) throws -> UInt32 {
-        guard index < values.count, case .uint32(let value) = values[index] else {
-            throw mismatch(index, "u")
-        }
-        return value
-    }
-
-    func uint64(_ index: Int) throws -> UInt64 {
-        guard index < values.count, case .uint64(let value) = values[index] else {
-            throw mismatch(index, "t")
-        }
-        return value
-    }
-
-    func bool(_ index: Int) throws -> Bool {
-        guard index < values.count, case .boolean(let value) = values[index] else {
-            throw mismatch(index, "b")
-        }
-        return value
-    }
-
-    func strings(_ index: Int) throws -> [String] {
-        guard index < values.count, case .array(_, let items) = values[index] else {
-            throw mismatch(index, "as")
-        }
-        return try items.map {
-            guard case .string(let value) = $0 else { throw mismatch(index, "as") }
-            return value
+    /// Reads one value with `read`; a mismatch is InvalidArgs naming the argument.
+    private func read<T>(_ read: ([BusValue]) throws(BusValueMismatch) -> T) throws -> T {
+        do {
+            return try read(values)
+        } catch {
+            throw BusError.invalidArgs("argument \(error.index) should be of type \(error.expected)")
         }
     }
 
-    func int32s(_ index: Int) throws -> [Int32] {
-        guard index < values.count, case .array(_, let items) = values[index] else {
-            throw mismatch(index, "ai")
-        }
-        return try items.map {
-            guard case .int32(let value) = $0 else { throw mismatch(index, "ai") }
-            return value
-        }
+    func string(_ i: Int) throws -> String { try read { v throws(BusValueMismatch) in try v.string(at: i) } }
+    func int32(_ i: Int) throws -> Int32 { try read { v throws(BusValueMismatch) in try v.int32(at: i) } }
+    func uint32(_ i: Int) throws -> UInt32 { try read { v throws(BusValueMismatch) in try v.uint32(at: i) } }
+    func uint64(_ i: Int) throws -> UInt64 { try read { v throws(BusValueMismatch) in try v.uint64(at: i) } }
+    func bool(_ i: Int) throws -> Bool { try read { v throws(BusValueMismatch) in try v.boolean(at: i) } }
+    func strings(_ i: Int) throws -> [String] {
+        try read { v throws(BusValueMismatch) in try v.strings(at: i) }
     }
+    func int32s(_ i: Int) throws -> [Int32] { try read { v throws(BusValueMismatch) in try v.int32s(at: i) } }
 }

@@ -11,73 +11,43 @@ struct Reply {
     /// The values.
     let values: [BusValue]
 
-    /// The error for a value that is missing or of the wrong type.
-    private func mismatch(_ index: Int, _ type: String) -> CLIFailure {
-        .local(
-            "cliptabd answered \(member) with an unexpected reply (value \(index) should be of type \(type)); "
-                + "is it a different version?")
+    /// Reads one value with `read`, reporting a mismatch as a different daemon version.
+    private func read<T>(_ read: ([BusValue]) throws(BusValueMismatch) -> T) throws -> T {
+        do {
+            return try read(values)
+        } catch {
+            throw CLIFailure.local(
+                "cliptabd answered \(member) with an unexpected reply (value \(error.index) should be of type "
+                    + "\(error.expected)); is it a different version?")
+        }
     }
 
     /// The string at `index`.
     func string(_ index: Int) throws -> String {
-        guard index < values.count, case .string(let value) = values[index] else {
-            throw mismatch(index, "s")
-        }
-        return value
+        try read { v throws(BusValueMismatch) in try v.string(at: index) }
     }
-
     /// The `i` at `index`.
     func int32(_ index: Int) throws -> Int32 {
-        guard index < values.count, case .int32(let value) = values[index] else { throw mismatch(index, "i") }
-        return value
+        try read { v throws(BusValueMismatch) in try v.int32(at: index) }
     }
-
     /// The `u` at `index`.
     func uint32(_ index: Int) throws -> UInt32 {
-        guard index < values.count, case .uint32(let value) = values[index] else {
-            throw mismatch(index, "u")
-        }
-        return value
+        try read { v throws(BusValueMismatch) in try v.uint32(at: index) }
     }
-
     /// The `t` at `index`.
     func uint64(_ index: Int) throws -> UInt64 {
-        guard index < values.count, case .uint64(let value) = values[index] else {
-            throw mismatch(index, "t")
-        }
-        return value
+        try read { v throws(BusValueMismatch) in try v.uint64(at: index) }
     }
-
     /// The `as` at `index`.
     func strings(_ index: Int) throws -> [String] {
-        guard index < values.count, case .array(_, let items) = values[index] else {
-            throw mismatch(index, "as")
-        }
-        return try items.map {
-            guard case .string(let text) = $0 else { throw mismatch(index, "as") }
-            return text
-        }
+        try read { v throws(BusValueMismatch) in try v.strings(at: index) }
     }
-
     /// The array at `index`, each element's fields (for arrays of structures).
     func structures(_ index: Int, _ type: String) throws -> [[BusValue]] {
-        guard index < values.count, case .array(_, let items) = values[index] else {
-            throw mismatch(index, type)
-        }
-        return try items.map {
-            guard case .structure(let fields) = $0 else { throw mismatch(index, type) }
-            return fields
-        }
+        try read { v throws(BusValueMismatch) in try v.structures(at: index, expected: type) }
     }
-
     /// The `at` at `index`.
     func uint64s(_ index: Int) throws -> [UInt64] {
-        guard index < values.count, case .array(_, let items) = values[index] else {
-            throw mismatch(index, "at")
-        }
-        return try items.map {
-            guard case .uint64(let value) = $0 else { throw mismatch(index, "at") }
-            return value
-        }
+        try read { v throws(BusValueMismatch) in try v.uint64s(at: index) }
     }
 }
