@@ -618,6 +618,12 @@ public final class TableService {
             for row in section.rows { try limits.checkCell(row.text) }
         }
         record.revision += 1
+        if events.first == .tableAdded(name) {
+            // TableAdded announces a table as CreateTable makes it, with one empty section; the
+            // import takes that section's place, so a client that follows the signals alone
+            // removes it (the store never held it).
+            events.append(.sectionsDeleted(table: name, revision: record.revision, sections: [0]))
+        }
         if replace && !existingSections.isEmpty {
             writes.append(.deleteSections(tableID: record.id, sectionIDs: existingSections.map(\.id)))
             events.append(
