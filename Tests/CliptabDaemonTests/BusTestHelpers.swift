@@ -248,3 +248,8 @@ extension DaemonFixture {
         return result
     }
 }
+
+/// `names` sorted by their UTF-8 bytes, as `ListTables` sorts.
+func byteSorted<Names: Sequence<String>>(_ names: Names) -> [String] {
+    names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+}
