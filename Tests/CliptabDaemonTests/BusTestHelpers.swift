@@ -253,3 +253,45 @@ extension DaemonFixture {
 func byteSorted<Names: Sequence<String>>(_ names: Names) -> [String] {
     names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
 }
+
+/// A method of the cliptab interface as the repository's XML declares it.
+struct MethodDeclaration {
+    var name: String
+    /// In-arguments: name and signature.
+    var inputs: [(name: String, type: String)]
+    /// The signature of the reply.
+    var outSignature: String
+}
+
+/// The methods of `io.github.cliptab.Cliptab1` in the repository's interface XML.
+func declaredMethods() throws -> [MethodDeclaration] {
+    let xml = try readFile(repositoryFile("Sources/CliptabDaemon/Bus/io.github.cliptab.Cliptab1.xml"))
+    guard let start = xml.range(of: "<interface name=\"io.github.cliptab.Cliptab1\">") else {
+        throw FixtureError("the XML has no cliptab interface")
+    }
+    func attribute(_ name: String, in line: Substring) -> String? {
+        guard let open = line.range(of: "\(name)=\"") else { return nil }
+        return String(line[open.upperBound...].prefix { $0 != "\"" })
+    }
+    var methods: [MethodDeclaration] = []
+    var current: MethodDeclaration?
+    for line in xml[start.upperBound...].split(separator: "\n") {
+        if line.contains("</interface>") { break }
+        if line.contains("<method "), let name = attribute("name", in: line) {
+            let method = MethodDeclaration(name: name, inputs: [], outSignature: "")
+            if line.contains("/>") { methods.append(method) } else { current = method }
+        } else if line.contains("<arg "), current != nil, let name = attribute("name", in: line),
+            let type = attribute("type", in: line)
+        {
+            if attribute("direction", in: line) == "out" {
+                current!.outSignature += type
+            } else {
+                current!.inputs.append((name, type))
+            }
+        } else if line.contains("</method>"), let method = current {
+            methods.append(method)
+            current = nil
+        }
+    }
+    return methods
+}
