@@ -232,6 +232,13 @@ struct BadInputTests {
         // Two cells at the limit join to more than a cell can hold.
         #expect(daemon.errorName("CopySection", [s("t"), i(0), s("")]) == errorPrefix + "LimitExceeded")
         #expect(try daemon.sections("t").map(\.rows) == [3, 1])
+        // Replies stay within the bus's limits: over 64 MiB of rows must be paged.
+        try daemon.call("InsertRows", [s("t"), i(0), i(-1), strings([atLimit, atLimit])])
+        let whole = daemon.failure("GetRows", [s("t"), i(0), u(0), u(0)])
+        #expect(whole?.name == errorPrefix + "LimitExceeded")
+        #expect(whole?.message.contains("offset and limit") == true, "\(whole?.message ?? "")")
+        let page = try decodeRows(daemon.call("GetRows", [s("t"), i(0), u(1), u(1)]))
+        #expect(page.map(\.text) == ["A2"])
         #expect(daemon.daemon.isRunning)
     }
 }
