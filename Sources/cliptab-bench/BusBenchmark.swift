@@ -59,7 +59,9 @@ enum BusBenchmark {
             client, "ImportTable",
             [.string("bench"), .string("lines"), .string(lines(10_000)), .boolean(false)])
         sleep(1)
-        let rss = residentKiB(of: daemon.pid)
+        let rss = memoryKiB(of: daemon.pid)
+        let anonymous = memoryKiB(of: daemon.pid, "RssAnon")
+        let fileBacked = memoryKiB(of: daemon.pid, "RssFile")
 
         // Sequential GetCell against Ping, interleaved so that both see the same machine.
         var pings: [UInt64] = []
@@ -176,6 +178,10 @@ enum BusBenchmark {
                 "VmRSS after 1 s idle", "",
                 "<= 12 MiB", verdict(rss > 0 && rss <= 12 * 1024),
             ], widths)
+        print(
+            "    of which anonymous \(Report.number(Double(anonymous) / 1024, 2)) MiB, "
+                + "file-backed (code of the binary and its libraries) \(Report.number(Double(fileBacked) / 1024, 2)) MiB"
+        )
     }
 
     /// "met" or "MISSED".
@@ -226,14 +232,16 @@ enum BusBenchmark {
         throw CliptabError(.storageFailure, "cliptabd did not answer within 10 s")
     }
 
-    /// VmRSS of process `pid` in KiB (0 when unreadable).
-    static func residentKiB(of pid: pid_t) -> Int {
+    /// The `field` (`VmRSS`, `RssAnon`, `RssFile`) of process `pid` in KiB (0 when unreadable).
+    static func memoryKiB(of pid: pid_t, _ field: String = "VmRSS") -> Int {
         guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)
         while fgets(&line, Int32(line.count), file) != nil {
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if text.hasPrefix("VmRSS:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
+            if text.hasPrefix(field + ":") {
+                return Int(text.dropFirst(field.count + 1).filter(\.isNumber)) ?? 0
+            }
         }
         return 0
     }
