@@ -142,11 +142,17 @@ enum StoreBenchmark {
 
     /// The median time of a one-row INSERT committed with the store's settings.
     static func bareCommit(directory: String) throws -> Double {
+        try Measure.median(repetitions * 2, bareCommitter(directory: directory))
+    }
+
+    /// One-row INSERTs committed with the store's settings, ready to run one at a time (the
+    /// argument numbers the row), for a benchmark that interleaves them with what it compares.
+    static func bareCommitter(directory: String) throws -> (Int) throws -> Void {
         _ = try SQLiteStore.open(directory: directory)
         let database = try SQLiteDatabase.open(path: directory + "/bare.db", create: true)
         _ = try database.text("PRAGMA journal_mode=WAL")
         try database.execute("PRAGMA synchronous=FULL; CREATE TABLE t(id INTEGER PRIMARY KEY, text TEXT)")
-        return try Measure.median(repetitions * 2) { index in
+        return { index in
             try database.execute("BEGIN IMMEDIATE")
             try database.statement("INSERT INTO t(text) VALUES (?)").run([.text("bare \(index)")])
             try database.execute("COMMIT")
