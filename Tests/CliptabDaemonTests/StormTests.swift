@@ -237,3 +237,120 @@ struct StormTests {
         #expect(!exported.isEmpty)
     }
 }
+
+/// Calls that arrive faster than they are answered, and calls of unusual shape.
+@Suite(.serialized)
+struct PipelineTests {
+    /// 5,000 calls sent before any reply is read, changes and reads mixed: every reply comes,
+    /// in order, with the right content.
+    @Test func pipelinedCallsAreAnsweredInOrder() throws {
+        let daemon = try DaemonFixture()
+        try daemon.call("CreateTable", [s("p")])
+        var serials: [UInt32] = []
+        var expected: [BusValue?] = []
+        for index in 0..<5_000 {
+            let member: String
+            let arguments: [BusValue]
+            switch index % 4 {
+            case 0:
+                member = "InsertRow"
+                arguments = [s("p"), i(0), i(-1), s("row \(index / 4)")]
+                expected.append(nil)
+            case 1:
+                member = "GetCell"
+                arguments = [s("p"), i(0), i(Int32(index / 4))]
+                expected.append(s("row \(index / 4)"))
+            case 2:
+                member = "GetCell"
+                arguments = [s("p"), i(0), i(Int32(index / 4 + 1))]
+                expected.append(.string(errorPrefix + "IndexOutOfRange"))
+            default:
+                member = "GetRevision"
+                arguments = [s("p")]
+                expected.append(t(UInt64(index / 4 + 1)))
+            }
+            serials.append(try daemon.client.send(DaemonFixture.message(member, arguments)))
+        }
+        var answered = 0
+        while answered < serials.count, let reply = daemon.client.readMessage(timeoutMilliseconds: 30_000) {
+            guard reply.type == .methodReturn || reply.type == .error else { continue }
+            #expect(reply.replySerial == serials[answered], "reply \(answered)")
+            if let value = expected[answered] {
+                if reply.type == .error {
+                    #expect(.string(reply.errorName ?? "") == value, "reply \(answered)")
+                } else {
+                    #expect(try reply.readValues() == [value], "reply \(answered)")
+                }
+            } else {
+                #expect(
+                    reply.type == .methodReturn, "reply \(answered): \(String(describing: reply.busError))")
+            }
+            answered += 1
+        }
+        #expect(answered == serials.count)
+        #expect(try daemon.revision("p") == 1_250)
+    }
+
+    /// A call without an interface finds the method by name; a call that asks for no reply is
+    /// still carried out; wrong objects, interfaces and properties get standard errors.
+    @Test func callsOfUnusualShape() throws {
+        let daemon = try DaemonFixture()
+        try daemon.call("CreateTable", [s("u")])
+        let bare = try BusMessage.methodCall(
+            destination: Contract.name, path: Contract.path, interface: nil, member: "InsertRow")
+        try bare.append([s("u"), i(0), i(-1), s("without interface")])
+        #expect(try daemon.client.call(bare, timeoutMilliseconds: 10_000).readValues() == [t(1)])
+
+        let silent = try DaemonFixture.message("InsertRow", [s("u"), i(0), i(-1), s("no reply wanted")])
+        try silent.setNoReplyExpected(true)
+        let silentSerial = try daemon.client.send(silent)
+        let failing = try DaemonFixture.message("GetCell", [s("nope"), i(0), i(0)])
+        try failing.setNoReplyExpected(true)
+        let failingSerial = try daemon.client.send(failing)
+        #expect(try daemon.texts("u") == [["without interface", "no reply wanted"]])
+        // Neither got a reply.
+        while let stray = daemon.client.readMessage(timeoutMilliseconds: 0) {
+            #expect(stray.replySerial != silentSerial && stray.replySerial != failingSerial)
+        }
+
+        func standardError(_ path: String, _ interface: String, _ member: String, _ arguments: [BusValue])
+            -> String?
+        {
+            do {
+                let message = try BusMessage.methodCall(
+                    destination: Contract.name, path: path, interface: interface, member: member)
+                try message.append(arguments)
+                _ = try daemon.client.call(message, timeoutMilliseconds: 10_000)
+                return nil
+            } catch let error as BusError {
+                return error.name
+            } catch {
+                return "\(error)"
+            }
+        }
+        let properties = "org.freedesktop.DBus.Properties"
+        // libdbus answers for paths without an object (UnknownObject, or UnknownMethod on a
+        // path that only leads to one).
+        for path in ["/nope", "/io/github/cliptab"] {
+            let name = standardError(path, Contract.interface, "ListTables", [])
+            #expect(
+                name == "org.freedesktop.DBus.Error.UnknownObject"
+                    || name == "org.freedesktop.DBus.Error.UnknownMethod",
+                "\(path): \(name ?? "success")")
+        }
+        #expect(
+            standardError(Contract.path, "io.github.cliptab.Nope", "ListTables", [])
+                == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(
+            standardError(Contract.path, properties, "Get", [s(Contract.interface), s("Nope")])
+                == "org.freedesktop.DBus.Error.UnknownProperty")
+        #expect(
+            standardError(
+                Contract.path, properties, "Set", [s(Contract.interface), s("ApiVersion"), .variant(u(2))])
+                == "org.freedesktop.DBus.Error.PropertyReadOnly")
+        #expect(
+            standardError(Contract.path, properties, "GetAll", [s("io.github.cliptab.Nope")])
+                == "org.freedesktop.DBus.Error.UnknownInterface")
+        #expect(daemon.daemon.isRunning)
+    }
+}
