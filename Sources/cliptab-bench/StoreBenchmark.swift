@@ -163,9 +163,10 @@ enum StoreBenchmark {
         /// Commits one row.
         func commit() throws {
             count += 1
-            try database.execute("BEGIN IMMEDIATE")
+            // Prepared statements, as the store uses them.
+            try database.statement("BEGIN IMMEDIATE").run([])
             try database.statement("INSERT INTO t(text) VALUES (?)").run([.text("bare \(count)")])
-            try database.execute("COMMIT")
+            try database.statement("COMMIT").run([])
         }
     }
 }

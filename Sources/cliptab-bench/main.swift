@@ -16,8 +16,9 @@ if arguments.count == 2 && arguments[0] == "--probe-open" {
     }
 }
 let suites: [String: () throws -> Void] = [
-    "store": StoreBenchmark.run,
+    "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
+    "store": StoreBenchmark.run,
 ]
 let chosen = arguments.isEmpty ? ["store"] : arguments
 for name in chosen {

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Glibc
+import Posix
+import TestSupport
+
+/// The addresses of the contract, for tests that build their own messages.
+enum Contract {
+    /// The well-known bus name.
+    static let name = "io.github.cliptab.Cliptab1"
+    /// The object path.
+    static let path = "/io/github/cliptab/Cliptab1"
+    /// The interface.
+    static let interface = "io.github.cliptab.Cliptab1"
+    /// The match rule for every signal of the interface.
+    static let signalRule = "type='signal',interface='io.github.cliptab.Cliptab1'"
+    /// The match rule for the standard `PropertiesChanged` signal of the object.
+    static let propertiesRule =
+        "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
+}
+
+/// One section of a table as a client sees it: titles and rows (id, text).
+struct SectionSnapshot: Equatable, CustomStringConvertible {
+    var header: String
+    var footer: String
+    var rows: [RowSnapshot]
+
+    var description: String { "[\(header)|\(footer): \(rows.map(\.description).joined(separator: ", "))]" }
+}
+
+/// One row as a client sees it.
+struct RowSnapshot: Equatable, CustomStringConvertible {
+    var id: UInt64
+    var text: String
+
+    var description: String { "\(id)=\(text.debugDescription)" }
+}
+
+/// A whole table as `GetSections`, `GetRows`, `GetRevision` and `GetAllowedActions` show it.
+struct TableSnapshot: Equatable {
+    var revision: UInt64
+    var allowedActions: [String]
+    var sections: [SectionSnapshot]
+}
+
+extension DaemonFixture {
+    /// A new connection to the fixture's bus.
+    func connect() throws -> BusConnection {
+        try BusConnection.connect(address: bus.address)
+    }
+
+    /// The method call `member` of the cliptab interface carrying `arguments`.
+    static func message(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
+        let message = try BusMessage.methodCall(
+            destination: Contract.name, path: Contract.path, interface: Contract.interface, member: member)
+        try message.append(arguments)
+        return message
+    }
+
+    /// The sections of `table`: header, footer and row count.
+    func sections(_ table: String) throws -> [(header: String, footer: String, rows: UInt32)] {
+        try decodeSections(call("GetSections", [s(table)]))
+    }
+
+    /// Every row of one section: id and text.
+    func rows(_ table: String, _ section: Int32) throws -> [RowSnapshot] {
+        try decodeRows(call("GetRows", [s(table), i(section), .uint32(0), .uint32(0)]))
+    }
+
+    /// The texts of every section, in order.
+    func texts(_ table: String) throws -> [[String]] {
+        try (0..<Int32(sections(table).count)).map { try rows(table, $0).map(\.text) }
+    }
+
+    /// The table's revision.
+    func revision(_ table: String) throws -> UInt64 {
+        guard case .uint64(let revision)? = try call("GetRevision", [s(table)]).first else {
+            throw FixtureError("GetRevision did not answer a t")
+        }
+        return revision
+    }
+
+    /// The table names as `ListTables` answers them.
+    func tableNames() throws -> [String] {
+        try decodeStrings(call("ListTables").first)
+    }
+
+    /// One table as a client sees it.
+    func snapshot(_ table: String) throws -> TableSnapshot {
+        let sections = try sections(table)
+        var result: [SectionSnapshot] = []
+        for (index, section) in sections.enumerated() {
+            result.append(
+                SectionSnapshot(
+                    header: section.header, footer: section.footer, rows: try rows(table, Int32(index))))
+        }
+        return TableSnapshot(
+            revision: try revision(table),
+            allowedActions: try decodeStrings(call("GetAllowedActions", [s(table)]).first),
+            sections: result)
+    }
+
+    /// Every table as a client sees it.
+    func snapshotAll() throws -> [String: TableSnapshot] {
+        var result: [String: TableSnapshot] = [:]
+        for name in try tableNames() { result[name] = try snapshot(name) }
+        return result
+    }
+
+    /// Every table exported as `json` (ids included), by name.
+    func exportAll() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for name in try tableNames() {
+            guard case .string(let data)? = try call("ExportTable", [s(name), s("json")]).first else {
+                throw FixtureError("ExportTable did not answer an s")
+            }
+            result[name] = data
+        }
+        return result
+    }
+
+    /// The error a call fails with (name and message), or nil when it succeeds.
+    func failure(_ member: String, _ arguments: [BusValue] = []) -> BusError? {
+        do {
+            try call(member, arguments)
+            return nil
+        } catch let error as BusError {
+            return error
+        } catch {
+            return BusError(name: "not a BusError", message: "\(error)")
+        }
+    }
+}
+
+/// The `a(ssu)` of a `GetSections` reply.
+func decodeSections(_ reply: [BusValue]) throws -> [(header: String, footer: String, rows: UInt32)] {
+    guard case .array(_, let items)? = reply.first else { throw FixtureError("not an a(ssu): \(reply)") }
+    return try items.map {
+        guard case .structure(let fields) = $0, fields.count == 3, case .string(let header) = fields[0],
+            case .string(let footer) = fields[1], case .uint32(let count) = fields[2]
+        else { throw FixtureError("not an (ssu): \($0)") }
+        return (header, footer, count)
+    }
+}
+
+/// The `a(ts)` of a `GetRows` reply.
+func decodeRows(_ reply: [BusValue]) throws -> [RowSnapshot] {
+    guard case .array(_, let items)? = reply.first else { throw FixtureError("not an a(ts): \(reply)") }
+    return try items.map {
+        guard case .structure(let fields) = $0, fields.count == 2, case .uint64(let id) = fields[0],
+            case .string(let text) = fields[1]
+        else { throw FixtureError("not a (ts): \($0)") }
+        return RowSnapshot(id: id, text: text)
+    }
+}
+
+/// An `as` value.
+func decodeStrings(_ value: BusValue?) throws -> [String] {
+    guard case .array(_, let items)? = value else {
+        throw FixtureError("not an as: \(String(describing: value))")
+    }
+    return try items.map {
+        guard case .string(let text) = $0 else { throw FixtureError("not an s: \($0)") }
+        return text
+    }
+}
+
+/// An `ai` value.
+func decodeInt32s(_ value: BusValue?) throws -> [Int32] {
+    guard case .array(_, let items)? = value else {
+        throw FixtureError("not an ai: \(String(describing: value))")
+    }
+    return try items.map {
+        guard case .int32(let number) = $0 else { throw FixtureError("not an i: \($0)") }
+        return number
+    }
+}
+
+/// The `a(ii)` of a `DeleteWhere` reply as (section, row) pairs.
+func decodePaths(_ reply: [BusValue]) throws -> [[Int32]] {
+    guard case .array(_, let items)? = reply.first else { throw FixtureError("not an a(ii): \(reply)") }
+    return try items.map {
+        guard case .structure(let fields) = $0, fields.count == 2, case .int32(let section) = fields[0],
+            case .int32(let row) = fields[1]
+        else { throw FixtureError("not an (ii): \($0)") }
+        return [section, row]
+    }
+}
+
+/// `.uint64` shorthand.
+func t(_ number: UInt64) -> BusValue { .uint64(number) }
+/// `.uint32` shorthand.
+func u(_ number: UInt32) -> BusValue { .uint32(number) }
+/// `.boolean` shorthand.
+func b(_ value: Bool) -> BusValue { .boolean(value) }
+
+/// SplitMix64: a small seeded generator, so that a failing random run can be repeated.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// True with probability `percent` in 100.
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
+
+    /// One of `items`.
+    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
+}
+
+/// The seed of a random test: `CLIPTAB_TEST_SEED` when set (to repeat a failure), else `fixed`.
+func testSeed(_ fixed: UInt64) -> UInt64 {
+    guard let text = getenv("CLIPTAB_TEST_SEED"), let seed = UInt64(String(cString: text)) else {
+        return fixed
+    }
+    return seed
+}
+
+extension DaemonFixture {
+    /// The signals of the cliptab interface and `PropertiesChanged` that `listener` has
+    /// received, including every one emitted before this call.
+    ///
+    /// A `Ping` round trip to the daemon first: the daemon emits a change's signals before it
+    /// replies, and the bus keeps one sender's messages in order, so the Ping's reply comes
+    /// after every signal of a call that was already answered.
+    func signals(on listener: BusConnection) throws -> [BusMessage] {
+        let ping = try BusMessage.methodCall(
+            destination: Contract.name, path: Contract.path, interface: "org.freedesktop.DBus.Peer",
+            member: "Ping")
+        _ = try listener.call(ping, timeoutMilliseconds: 10_000)
+        var result: [BusMessage] = []
+        while let message = listener.readMessage(timeoutMilliseconds: 0) {
+            guard message.type == .signal else { continue }
+            if message.interface == Contract.interface
+                || (message.interface == "org.freedesktop.DBus.Properties"
+                    && message.member == "PropertiesChanged")
+            {
+                result.append(message)
+            }
+        }
+        return result
+    }
+}
+
+/// `names` sorted by their UTF-8 bytes, as `ListTables` sorts.
+func byteSorted<Names: Sequence<String>>(_ names: Names) -> [String] {
+    names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+}
+
+/// A method of the cliptab interface as the repository's XML declares it.
+struct MethodDeclaration {
+    var name: String
+    /// In-arguments: name and signature.
+    var inputs: [(name: String, type: String)]
+    /// The signature of the reply.
+    var outSignature: String
+}
+
+/// The methods of `io.github.cliptab.Cliptab1` in the repository's interface XML.
+func declaredMethods() throws -> [MethodDeclaration] {
+    let xml = try readFile(repositoryFile("Sources/CliptabDaemon/Bus/io.github.cliptab.Cliptab1.xml"))
+    guard let start = xml.range(of: "<interface name=\"io.github.cliptab.Cliptab1\">") else {
+        throw FixtureError("the XML has no cliptab interface")
+    }
+    func attribute(_ name: String, in line: Substring) -> String? {
+        guard let open = line.range(of: "\(name)=\"") else { return nil }
+        return String(line[open.upperBound...].prefix { $0 != "\"" })
+    }
+    var methods: [MethodDeclaration] = []
+    var current: MethodDeclaration?
+    for line in xml[start.upperBound...].split(separator: "\n") {
+        if line.contains("</interface>") { break }
+        if line.contains("<method "), let name = attribute("name", in: line) {
+            let method = MethodDeclaration(name: name, inputs: [], outSignature: "")
+            if line.contains("/>") { methods.append(method) } else { current = method }
+        } else if line.contains("<arg "), current != nil, let name = attribute("name", in: line),
+            let type = attribute("type", in: line)
+        {
+            if attribute("direction", in: line) == "out" {
+                current!.outSignature += type
+            } else {
+                current!.inputs.append((name, type))
+            }
+        } else if line.contains("</method>"), let method = current {
+            methods.append(method)
+            current = nil
+        }
+    }
+    return methods
+}

@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// The contract's semantics, called through the project's own D-Bus module: index rules,
+/// batches, moves, `DeleteWhere`, `Locate`, import and export, allowed actions, the secret flag,
+/// revisions and durability.
+@Suite(.serialized)
+struct SemanticsTests {
+    /// A table "t" with sections A B C (headers) holding rows A1 A2 A3, B1, and none.
+    func abc(_ daemon: DaemonFixture) throws {
+        try daemon.call("CreateTable", [s("t")])
+        try daemon.call("SetHeader", [s("t"), i(0), s("A")])
+        #expect(try daemon.call("InsertSection", [s("t"), i(-1), s("B"), s("")]) == [i(1)])
+        #expect(try daemon.call("InsertSection", [s("t"), i(2), s("C"), s("c footer")]) == [i(2)])
+        try daemon.call("InsertRows", [s("t"), i(0), i(0), strings(["A1", "A2", "A3"])])
+        try daemon.call("InsertRow", [s("t"), i(1), i(-1), s("B1")])
+    }
+
+    func headers(_ daemon: DaemonFixture, _ table: String = "t") throws -> [String] {
+        try daemon.sections(table).map(\.header)
+    }
+
+    @Test func newTableHasOneEmptySectionAndRevisionZero() throws {
+        let daemon = try DaemonFixture()
+        try daemon.call("CreateTable", [s("new")])
+        let snapshot = try daemon.snapshot("new")
+        #expect(snapshot.sections == [SectionSnapshot(header: "", footer: "", rows: [])])
+        #expect(snapshot.revision == 0)
+        #expect(snapshot.allowedActions == ["copy", "cut", "paste", "delete", "move", "edit", "insert"])
+    }
+
+    @Test func negativeIndexesCountFromTheEnd() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        #expect(try daemon.call("GetCell", [s("t"), i(0), i(-1)]) == [s("A3")])
+        #expect(try daemon.call("GetCell", [s("t"), i(0), i(-3)]) == [s("A1")])
+        #expect(try daemon.call("GetCell", [s("t"), i(-3), i(-2)]) == [s("A2")])
+        #expect(try daemon.call("GetCell", [s("t"), i(-2), i(0)]) == [s("B1")])
+        // The insertion position -1 appends; 0…count are valid.
+        try daemon.call("InsertRow", [s("t"), i(0), i(3), s("A4")])
+        try daemon.call("InsertRow", [s("t"), i(0), i(-1), s("A5")])
+        try daemon.call("InsertRow", [s("t"), i(2), i(0), s("C1")])
+        #expect(try daemon.texts("t") == [["A1", "A2", "A3", "A4", "A5"], ["B1"], ["C1"]])
+        #expect(try daemon.call("InsertSection", [s("t"), i(3), s("D"), s("")]) == [i(3)])
+        #expect(try daemon.call("InsertSection", [s("t"), i(0), s("Z"), s("")]) == [i(0)])
+        #expect(try headers(daemon) == ["Z", "A", "B", "C", "D"])
+    }
+
+    @Test func outOfRangeNamesTheValidRange() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let cases: [(String, [BusValue], String)] = [
+            ("GetCell", [s("t"), i(0), i(3)], "row index 3 is out of range (valid: 0...2 or -3...-1)"),
+            ("GetCell", [s("t"), i(0), i(-4)], "row index -4 is out of range (valid: 0...2 or -3...-1)"),
+            (
+                "GetCell", [s("t"), i(2), i(0)],
+                "row index 0 is out of range (valid: none: there are no rows)"
+            ),
+            ("GetCell", [s("t"), i(3), i(0)], "section index 3 is out of range (valid: 0...2 or -3...-1)"),
+            (
+                "InsertRow", [s("t"), i(0), i(4), s("x")],
+                "row index 4 is out of range (valid: 0...3 or -1 to append)"
+            ),
+            (
+                "InsertRow", [s("t"), i(0), i(-2), s("x")],
+                "row index -2 is out of range (valid: 0...3 or -1 to append)"
+            ),
+            (
+                "InsertSection", [s("t"), i(4), s(""), s("")],
+                "section index 4 is out of range (valid: 0...3 or -1 to append)"
+            ),
+        ]
+        for (member, arguments, message) in cases {
+            let failure = daemon.failure(member, arguments)
+            #expect(failure?.name == errorPrefix + "IndexOutOfRange", "\(member) \(arguments)")
+            #expect(failure?.message == message, "\(member) \(arguments)")
+        }
+        #expect(try daemon.revision("t") == 5)
+    }
+
+    @Test func batchesUseIndexesFromBeforeTheBatch() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        try daemon.call("InsertSection", [s("t"), i(-1), s("D"), s("")])
+        // Sections A B C D: delete 0 and 2 (by their old indexes) leaves B D.
+        try daemon.call("DeleteSections", [s("t"), ai([2, 0])])
+        #expect(try headers(daemon) == ["B", "D"])
+        try daemon.call("InsertRows", [s("t"), i(1), i(0), strings(["0", "1", "2", "3", "4"])])
+        try daemon.call("DeleteRows", [s("t"), ai([1, 1, 0, 1]), ai([3, 1, 0, -1])])
+        #expect(try daemon.texts("t") == [[], ["0", "2"]])
+
+        let revision = try daemon.revision("t")
+        let before = try daemon.snapshot("t")
+        let refused: [(String, [BusValue], String)] = [
+            ("DeleteSections", [s("t"), ai([0, -2])], "InvalidArgument"),
+            ("DeleteSections", [s("t"), ai([1, 2])], "IndexOutOfRange"),
+            ("DeleteRows", [s("t"), ai([1, 1]), ai([0, -2])], "InvalidArgument"),
+            ("DeleteRows", [s("t"), ai([1, 1]), ai([0, 2])], "IndexOutOfRange"),
+            ("DeleteRows", [s("t"), ai([1, 0]), ai([0, 0])], "IndexOutOfRange"),
+            ("DeleteRows", [s("t"), ai([1, 1]), ai([0])], "InvalidArgument"),
+        ]
+        for (member, arguments, name) in refused {
+            #expect(daemon.errorName(member, arguments) == errorPrefix + name, "\(member) \(arguments)")
+        }
+        #expect(try daemon.snapshot("t") == before)
+        #expect(try daemon.revision("t") == revision)
+        // An empty batch is a successful call: it changes the revision and nothing else.
+        try daemon.call("DeleteRows", [s("t"), ai([]), ai([])])
+        try daemon.call("DeleteSections", [s("t"), ai([])])
+        #expect(try daemon.revision("t") == revision + 2)
+        #expect(try daemon.texts("t") == [[], ["0", "2"]])
+    }
+
+    @Test func movesFollowTheContractsExamples() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        try daemon.call("MoveSection", [s("t"), i(0), i(2)])
+        #expect(try headers(daemon) == ["B", "C", "A"])
+        try daemon.call("MoveSection", [s("t"), i(2), i(0)])
+        try daemon.call("MoveSection", [s("t"), i(1), i(2)])
+        #expect(try headers(daemon) == ["A", "C", "B"])
+        try daemon.call("MoveSection", [s("t"), i(-1), i(-2)])
+        #expect(try headers(daemon) == ["A", "B", "C"])
+        #expect(daemon.errorName("MoveSection", [s("t"), i(0), i(3)]) == errorPrefix + "IndexOutOfRange")
+
+        let ids = try daemon.rows("t", 0).map(\.id)
+        try daemon.call("MoveRow", [s("t"), i(0), i(0), i(0), i(1)])
+        #expect(try daemon.texts("t")[0] == ["A2", "A1", "A3"])
+        try daemon.call("MoveRow", [s("t"), i(0), i(1), i(1), i(0)])
+        #expect(try daemon.texts("t") == [["A2", "A3"], ["A1", "B1"], []])
+        // The destination row may be the count after the removal: append.
+        try daemon.call("MoveRow", [s("t"), i(0), i(0), i(0), i(1)])
+        #expect(try daemon.texts("t")[0] == ["A3", "A2"])
+        try daemon.call("MoveRow", [s("t"), i(1), i(0), i(2), i(0)])
+        try daemon.call("MoveRow", [s("t"), i(0), i(-1), i(2), i(1)])
+        #expect(try daemon.texts("t") == [["A3"], ["B1"], ["A1", "A2"]])
+        #expect(
+            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(2), i(2)]) == errorPrefix + "IndexOutOfRange")
+        #expect(
+            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(1), i(3)]) == errorPrefix + "IndexOutOfRange")
+        // Ids are unchanged by moves.
+        #expect(try Set(daemon.rows("t", 2).map(\.id) + daemon.rows("t", 0).map(\.id)) == Set(ids))
+        // A move onto its own place still counts as a change.
+        let revision = try daemon.revision("t")
+        try daemon.call("MoveRow", [s("t"), i(2), i(0), i(2), i(0)])
+        try daemon.call("MoveSection", [s("t"), i(1), i(1)])
+        #expect(try daemon.revision("t") == revision + 2)
+        #expect(try daemon.texts("t") == [["A3"], ["B1"], ["A1", "A2"]])
+    }
+
+    @Test func deleteWhereOperators() throws {
+        let daemon = try DaemonFixture()
+        let data = """
+            apple
+            pineapple
+            Apple pie
+            ## numbers
+            2
+            2.5
+            -3
+            10
+            +7
+            2.
+            .5
+            1e3
+            0x10
+
+            """
+        try daemon.call("ImportTable", [s("w"), s("lines"), s(data), b(false)])
+        func paths(_ op: String, _ operand: String) throws -> [[Int32]] {
+            try decodePaths(daemon.call("DeleteWhere", [s("w"), s(op), s(operand), b(true)]))
+        }
+        #expect(try paths("equals", "apple") == [[0, 0]])
+        #expect(try paths("contains", "apple") == [[0, 0], [0, 1]])
+        #expect(try paths("prefix", "Apple") == [[0, 2]])
+        #expect(try paths("suffix", "pie") == [[0, 2]])
+        #expect(try paths("matches", "^[aA]pple") == [[0, 0], [0, 2]])
+        #expect(try paths("matches", "e$") == [[0, 0], [0, 1], [0, 2]])
+        #expect(try paths("matches", "^-?[0-9]+$") == [[1, 0], [1, 2], [1, 3]])
+        #expect(try paths(">", "2") == [[1, 1], [1, 3], [1, 4]])
+        #expect(try paths(">=", "2") == [[1, 0], [1, 1], [1, 3], [1, 4]])
+        #expect(try paths("<", "0") == [[1, 2]])
+        #expect(try paths("<=", "2.0") == [[1, 0], [1, 2]])
+        #expect(try paths("==", "2.50") == [[1, 1]])
+        #expect(try paths("!=", "2") == [[1, 1], [1, 2], [1, 3], [1, 4]])
+        #expect(
+            try paths("contains", "") == (0..<Int32(3)).map { [0, $0] } + (0..<Int32(9)).map { [1, $0] })
+        // Bad operators, operands and patterns.
+        for (op, operand) in [
+            ("like", "x"), (">", "two"), (">", ""), ("matches", "("), ("matches", "a{2,1}"),
+        ] {
+            #expect(
+                daemon.errorName("DeleteWhere", [s("w"), s(op), s(operand), b(false)])
+                    == errorPrefix + "InvalidArgument", "\(op) \(operand)")
+        }
+        // Dry runs and refusals did not count; the real run returns the paths from before.
+        #expect(try daemon.revision("w") == 1)
+        let deleted = try decodePaths(daemon.call("DeleteWhere", [s("w"), s(">"), s("2"), b(false)]))
+        #expect(deleted == [[1, 1], [1, 3], [1, 4]])
+        #expect(try daemon.texts("w")[1] == ["2", "-3", "2.", ".5", "1e3", "0x10"])
+        // No match is still a successful call that changes the revision.
+        #expect(
+            try daemon.call("DeleteWhere", [s("w"), s("equals"), s("none"), b(false)]) == [
+                .array(elementSignature: "(ii)", [])
+            ])
+        #expect(try daemon.revision("w") == 3)
+    }
+
+    @Test func locateFindsRowsAfterChangesAndRestarts() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let a2 = try daemon.rows("t", 0)[1].id
+        #expect(try daemon.call("Locate", [t(a2)]) == [s("t"), i(0), i(1)])
+        try daemon.call("MoveRow", [s("t"), i(0), i(1), i(1), i(0)])
+        try daemon.call("MoveSection", [s("t"), i(1), i(2)])
+        try daemon.call("RenameTable", [s("t"), s("renamed")])
+        try daemon.call("SetCell", [s("renamed"), i(2), i(0), s("edited")])
+        #expect(try daemon.call("Locate", [t(a2)]) == [s("renamed"), i(2), i(0)])
+        try daemon.restart()
+        #expect(try daemon.call("Locate", [t(a2)]) == [s("renamed"), i(2), i(0)])
+        #expect(try daemon.call("GetCell", [s("renamed"), i(2), i(0)]) == [s("edited")])
+        // Ids are never reused, not even the highest one after a restart.
+        let all = try (0..<3).flatMap { try daemon.rows("renamed", $0).map(\.id) }
+        let highest = all.max()!
+        let (section, row) = try locate(daemon, highest)
+        try daemon.call("DeleteRow", [s("renamed"), i(section), i(row)])
+        #expect(daemon.errorName("Locate", [t(highest)]) == errorPrefix + "NoSuchRow")
+        try daemon.restart()
+        let fresh = try daemon.call("InsertRow", [s("renamed"), i(0), i(0), s("new")])
+        guard case .uint64(let id)? = fresh.first else { throw FixtureError("InsertRow gave \(fresh)") }
+        #expect(id > highest)
+        try daemon.call("DropTable", [s("renamed")])
+        #expect(daemon.errorName("Locate", [t(id)]) == errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(0)]) == errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(UInt64.max)]) == errorPrefix + "NoSuchRow")
+    }
+
+    func locate(_ daemon: DaemonFixture, _ id: UInt64) throws -> (Int32, Int32) {
+        let reply = try daemon.call("Locate", [t(id)])
+        guard reply.count == 3, case .int32(let section) = reply[1], case .int32(let row) = reply[2] else {
+            throw FixtureError("Locate gave \(reply)")
+        }
+        return (section, row)
+    }
+
+    @Test func exportFormatsAndImportRoundTrips() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        try daemon.call("SetCell", [s("t"), i(0), i(1), s("tab\there, back\\slash")])
+        let ids = try daemon.rows("t", 0).map(\.id) + daemon.rows("t", 1).map(\.id)
+        #expect(
+            try daemon.call("ExportTable", [s("t"), s("lines")]) == [
+                s("## A\nA1\ntab\there, back\\slash\nA3\n## B\nB1\n## C\n")
+            ])
+        #expect(
+            try daemon.call("ExportTable", [s("t"), s("tsv")]) == [
+                s(
+                    "section\theader\tfooter\trow\ttext\n0\tA\t\t0\tA1\n0\tA\t\t1\ttab\\there, back\\\\slash\n"
+                        + "0\tA\t\t2\tA3\n1\tB\t\t0\tB1\n2\tC\tc footer\t\t\n")
+            ])
+        guard case .string(let json)? = try daemon.call("ExportTable", [s("t"), s("json")]).first else {
+            throw FixtureError("no json")
+        }
+        for id in ids { #expect(json.contains("\"id\": \(id)") || json.contains("\"id\":\(id)")) }
+
+        // Each format imports back to the same table (json and tsv keep footers, lines does not).
+        for format in ["json", "tsv", "lines"] {
+            guard case .string(let data)? = try daemon.call("ExportTable", [s("t"), s(format)]).first else {
+                throw FixtureError("no \(format)")
+            }
+            let name = "copy-\(format)"
+            #expect(try daemon.call("ImportTable", [s(name), s(format), s(data), b(false)]) == [u(4)])
+            #expect(try daemon.texts(name) == daemon.texts("t"))
+            #expect(try headers(daemon, name) == ["A", "B", "C"])
+            #expect(try daemon.sections(name).map(\.footer) == ["", "", format == "lines" ? "" : "c footer"])
+            #expect(try daemon.revision(name) == 1)
+            // New ids: import ignores the ids of the data.
+            #expect(try Set(daemon.rows(name, 0).map(\.id)).isDisjoint(with: ids))
+        }
+        // Without replace the sections are appended; with replace the old content goes.
+        try daemon.call("ImportTable", [s("copy-lines"), s("lines"), s("x\n## Y\ny\n"), b(false)])
+        #expect(
+            try daemon.texts("copy-lines") == [
+                ["A1", "tab\there, back\\slash", "A3"], ["B1"], [], ["x"], ["y"],
+            ])
+        #expect(
+            try daemon.call("ImportTable", [s("copy-lines"), s("lines"), s("x\n## Y\ny\n"), b(true)]) == [
+                u(2)
+            ])
+        #expect(try daemon.texts("copy-lines") == [["x"], ["y"]])
+        #expect(try daemon.revision("copy-lines") == 3)
+    }
+
+    @Test func importIsAtomicAndExportRefusesWhatItCannotExpress() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let before = try daemon.snapshot("t")
+        let bad: [(String, String)] = [
+            ("json", "{\"name\": \"t\", \"sections\": [{\"header\": 1}]}"), ("json", "[1, 2"),
+            ("tsv", "not the header line\n"), ("tsv", "section\theader\tfooter\trow\ttext\nx\ty\n"),
+            ("yaml", "a: b"),
+        ]
+        for (format, data) in bad {
+            for replace in [false, true] {
+                let failure = daemon.failure("ImportTable", [s("t"), s(format), s(data), b(replace)])
+                #expect(failure?.name == errorPrefix + "InvalidArgument", "\(format) \(data)")
+                let missing = daemon.failure("ImportTable", [s("missing"), s(format), s(data), b(replace)])
+                #expect(missing?.name == errorPrefix + "InvalidArgument", "\(format) \(data)")
+            }
+        }
+        let big = String(repeating: "x", count: (16 << 20) + 1)
+        #expect(
+            daemon.errorName("ImportTable", [s("t"), s("lines"), s("ok\n" + big + "\n"), b(true)])
+                == errorPrefix + "LimitExceeded")
+        #expect(try daemon.snapshot("t") == before)
+        #expect(try daemon.tableNames() == ["t"])
+        #expect(
+            daemon.errorName("ImportTable", [s("a/b"), s("lines"), s("x\n"), b(false)]) == errorPrefix
+                + "InvalidName")
+
+        try daemon.call("InsertRow", [s("t"), i(2), i(0), s("two\nlines")])
+        let refused = daemon.failure("ExportTable", [s("t"), s("lines")])
+        #expect(refused?.name == errorPrefix + "InvalidArgument")
+        #expect(refused?.message.contains("2") == true)
+        try daemon.call("SetCell", [s("t"), i(2), i(0), s("## looks like a header")])
+        #expect(daemon.errorName("ExportTable", [s("t"), s("lines")]) == errorPrefix + "InvalidArgument")
+        #expect(daemon.errorName("ExportTable", [s("t"), s("csv")]) == errorPrefix + "InvalidArgument")
+        #expect(daemon.errorName("ExportTable", [s("nope"), s("json")]) == errorPrefix + "NoSuchTable")
+    }
+
+    /// Every guarded method, with arguments that would succeed on the `abc` table.
+    static let guardedCalls: [(action: String, member: String, arguments: [BusValue])] = [
+        ("copy", "Copy", [s("t"), i(0), i(0)]),
+        ("copy", "CopySection", [s("t"), i(0), s(",")]),
+        ("cut", "Cut", [s("t"), i(0), i(0)]),
+        ("paste", "Paste", [s("t"), i(0), i(0)]),
+        ("delete", "DeleteRow", [s("t"), i(0), i(0)]),
+        ("delete", "DeleteRows", [s("t"), ai([0]), ai([0])]),
+        ("delete", "DeleteWhere", [s("t"), s("equals"), s("A1"), b(false)]),
+        ("delete", "DeleteWhere", [s("t"), s("equals"), s("A1"), b(true)]),
+        ("delete", "DeleteSections", [s("t"), ai([2])]),
+        ("move", "MoveRow", [s("t"), i(0), i(0), i(0), i(1)]),
+        ("move", "MoveSection", [s("t"), i(0), i(1)]),
+        ("edit", "SetCell", [s("t"), i(0), i(0), s("x")]),
+        ("edit", "SetHeader", [s("t"), i(0), s("x")]),
+        ("edit", "SetFooter", [s("t"), i(0), s("x")]),
+        ("insert", "InsertRow", [s("t"), i(0), i(0), s("x")]),
+        ("insert", "InsertRows", [s("t"), i(0), i(0), strings(["x", "y"])]),
+        ("insert", "InsertSection", [s("t"), i(0), s("x"), s("")]),
+        ("insert", "ImportTable", [s("t"), s("lines"), s("x\n"), b(false)]),
+        ("insert", "ImportTable", [s("t"), s("lines"), s("x\n"), b(true)]),
+        ("copy", "PerformAction", [s("t"), s("copy"), i(0), i(0)]),
+        ("cut", "PerformAction", [s("t"), s("cut"), i(0), i(0)]),
+        ("paste", "PerformAction", [s("t"), s("paste"), i(0), i(0)]),
+        ("delete", "PerformAction", [s("t"), s("delete"), i(0), i(0)]),
+    ]
+
+    @Test func everyGuardedMethodRefusesWhenItsActionIsNotAllowed() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let all = ["copy", "cut", "paste", "delete", "move", "edit", "insert"]
+        for action in all {
+            let others = all.filter { $0 != action }
+            try daemon.call("SetAllowedActions", [s("t"), strings(others.reversed())])
+            #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(others)])
+            #expect(try daemon.call("GetActions", [s("t"), i(0), i(0)]) == [strings(others)])
+            #expect(try daemon.call("CanPerformAction", [s("t"), s(action), i(0), i(0)]) == [b(false)])
+            let before = try daemon.snapshot("t")
+            for call in Self.guardedCalls where call.action == action {
+                let failure = daemon.failure(call.member, call.arguments)
+                #expect(failure?.name == errorPrefix + "NotPermitted", "\(call.member) without \(action)")
+                #expect(failure?.message.contains(action) == true, "\(failure?.message ?? "")")
+            }
+            #expect(try daemon.snapshot("t") == before, "refused \(action) changed the table")
+            // Reads are never guarded.
+            try daemon.call("GetCell", [s("t"), i(0), i(0)])
+            try daemon.call("ExportTable", [s("t"), s("json")])
+        }
+        // With no action allowed the menu is empty; a read-only table with only copy.
+        try daemon.call("SetAllowedActions", [s("t"), strings([])])
+        #expect(try daemon.call("GetActions", [s("t"), i(0), i(0)]) == [strings([])])
+        try daemon.call("SetAllowedActions", [s("t"), strings(["copy", "copy"])])
+        #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
+        #expect(
+            daemon.errorName("SetAllowedActions", [s("t"), strings(["copy", "fly"])])
+                == errorPrefix + "InvalidArgument")
+        #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
+        #expect(try daemon.call("CanPerformAction", [s("t"), s("copy"), i(0), i(0)]) == [b(true)])
+        #expect(
+            daemon.errorName("CanPerformAction", [s("t"), s("copy"), i(0), i(9)]) == errorPrefix
+                + "IndexOutOfRange")
+        #expect(daemon.errorName("GetActions", [s("t"), i(0), i(9)]) == errorPrefix + "IndexOutOfRange")
+        // Settings are durable and do not count as content changes.
+        #expect(try daemon.revision("t") == 5)
+        try daemon.restart()
+        #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
+        #expect(daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == errorPrefix + "NotPermitted")
+        // Importing into a missing table is a create, not an insert into an existing table.
+        #expect(try daemon.call("ImportTable", [s("fresh"), s("lines"), s("x\n"), b(false)]) == [u(1)])
+    }
+
+    @Test func allowedActionsWithoutADisplay() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let before = try daemon.snapshot("t")
+        // Copy, cut and paste reach the clipboard, which is unavailable: nothing changes.
+        for call in Self.guardedCalls where ["copy", "cut", "paste"].contains(call.action) {
+            #expect(
+                daemon.errorName(call.member, call.arguments) == errorPrefix + "ClipboardUnavailable",
+                "\(call.member) \(call.arguments)")
+        }
+        #expect(daemon.errorName("GetClipboard") == errorPrefix + "ClipboardUnavailable")
+        #expect(try daemon.snapshot("t") == before)
+        try daemon.call("ClearClipboard")
+        // PerformAction delete needs no clipboard: it deletes and answers the text.
+        #expect(try daemon.call("PerformAction", [s("t"), s("delete"), i(0), i(-1)]) == [s("A3")])
+        for action in ["move", "edit", "insert", "fly"] {
+            #expect(
+                daemon.errorName("PerformAction", [s("t"), s(action), i(0), i(0)]) == errorPrefix
+                    + "InvalidArgument")
+        }
+        #expect(try daemon.texts("t")[0] == ["A1", "A2"])
+        #expect(try daemon.revision("t") == before.revision + 1)
+        #expect(try daemon.call("Reload") == [strings([])])
+    }
+
+    @Test func secretFlagIsASettingNotAChange() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let listener = try daemon.connect()
+        try listener.addMatch(Contract.signalRule)
+        let before = try daemon.snapshot("t")
+        try daemon.call("SetSecret", [s("t"), b(true)])
+        try daemon.call("SetSecret", [s("t"), b(true)])
+        try daemon.call("SetSecret", [s("t"), b(false)])
+        try daemon.call("SetSecret", [s("t"), b(true)])
+        #expect(daemon.errorName("SetSecret", [s("nope"), b(true)]) == errorPrefix + "NoSuchTable")
+        #expect(try daemon.snapshot("t") == before)
+        // Still secret (and so still refusing nothing else) after a restart; copies need X.
+        try daemon.restart()
+        #expect(try daemon.snapshot("t") == before)
+        #expect(daemon.errorName("Copy", [s("t"), i(0), i(0)]) == errorPrefix + "ClipboardUnavailable")
+        #expect(try daemon.signals(on: listener).map { $0.member ?? "" } == [])
+    }
+
+    @Test func revisionCountsEveryContentChangeAndNothingElse() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        var expected = try daemon.revision("t")
+        let changes: [(String, [BusValue])] = [
+            ("InsertSection", [s("t"), i(-1), s(""), s("")]),
+            ("SetHeader", [s("t"), i(-1), s("D")]),
+            ("SetHeader", [s("t"), i(-1), s("D")]),
+            ("SetFooter", [s("t"), i(-1), s("")]),
+            ("InsertRow", [s("t"), i(-1), i(-1), s("D1")]),
+            ("InsertRows", [s("t"), i(-1), i(0), strings([])]),
+            ("SetCell", [s("t"), i(-1), i(0), s("D1")]),
+            ("MoveRow", [s("t"), i(-1), i(0), i(-1), i(0)]),
+            ("MoveSection", [s("t"), i(0), i(0)]),
+            ("DeleteRow", [s("t"), i(-1), i(0)]),
+            ("DeleteWhere", [s("t"), s("equals"), s("nothing"), b(false)]),
+            ("DeleteSections", [s("t"), ai([-1])]),
+            ("ImportTable", [s("t"), s("lines"), s(""), b(false)]),
+            ("PerformAction", [s("t"), s("delete"), i(0), i(0)]),
+        ]
+        for (member, arguments) in changes {
+            try daemon.call(member, arguments)
+            expected += 1
+            #expect(try daemon.revision("t") == expected, "\(member) \(arguments)")
+        }
+        let unchanged: [(String, [BusValue])] = [
+            ("GetSections", [s("t")]), ("GetRows", [s("t"), i(0), u(0), u(0)]),
+            ("GetCell", [s("t"), i(0), i(0)]),
+            ("ExportTable", [s("t"), s("tsv")]), ("FindSection", [s("t"), s("A")]),
+            ("DeleteWhere", [s("t"), s("contains"), s("A"), b(true)]), ("SetSecret", [s("t"), b(true)]),
+            (
+                "SetAllowedActions",
+                [s("t"), strings(["copy", "delete", "insert", "edit", "move", "cut", "paste"])]
+            ),
+            ("RenameTable", [s("t"), s("t")]),
+            ("GetActions", [s("t"), i(0), i(0)]), ("CanPerformAction", [s("t"), s("copy"), i(0), i(0)]),
+        ]
+        for (member, arguments) in unchanged {
+            try daemon.call(member, arguments)
+            #expect(try daemon.revision("t") == expected, "\(member) \(arguments)")
+        }
+        try daemon.call("RenameTable", [s("t"), s("t2")])
+        #expect(try daemon.revision("t2") == expected)
+        try daemon.call("RenameTable", [s("t2"), s("t")])
+        // Refused calls do not count either.
+        for (member, arguments) in changes where member != "ImportTable" {
+            #expect(
+                daemon.errorName(member, [s("missing")] + arguments.dropFirst()) == errorPrefix
+                    + "NoSuchTable")
+        }
+        #expect(daemon.errorName("SetCell", [s("t"), i(9), i(0), s("x")]) == errorPrefix + "IndexOutOfRange")
+        #expect(try daemon.revision("t") == expected)
+        try daemon.restart()
+        #expect(try daemon.revision("t") == expected)
+    }
+
+    @Test func everyAcknowledgedChangeSurvivesKill9() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        let steps: [(String, [BusValue])] = [
+            ("CreateTable", [s("u")]), ("RenameTable", [s("u"), s("v")]), ("DropTable", [s("v")]),
+            ("InsertSection", [s("t"), i(1), s("N"), s("n")]), ("SetHeader", [s("t"), i(1), s("M")]),
+            ("SetFooter", [s("t"), i(1), s("m")]), ("MoveSection", [s("t"), i(1), i(-1)]),
+            ("DeleteSections", [s("t"), ai([-1])]), ("InsertRow", [s("t"), i(2), i(0), s("x")]),
+            ("InsertRows", [s("t"), i(2), i(0), strings(["y", "z"])]),
+            ("SetCell", [s("t"), i(2), i(0), s("Y")]),
+            ("MoveRow", [s("t"), i(2), i(0), i(1), i(1)]), ("DeleteRow", [s("t"), i(2), i(0)]),
+            ("DeleteRows", [s("t"), ai([0, 0]), ai([0, 2])]),
+            ("DeleteWhere", [s("t"), s("equals"), s("Y"), b(false)]),
+            (
+                "ImportTable",
+                [s("t"), s("tsv"), s("section\theader\tfooter\trow\ttext\n0\tI\tf\t0\ti\n"), b(false)]
+            ),
+            ("ImportTable", [s("w"), s("lines"), s("w\n"), b(true)]),
+            ("SetAllowedActions", [s("t"), strings(["copy", "delete"])]), ("SetSecret", [s("t"), b(true)]),
+            ("PerformAction", [s("t"), s("delete"), i(0), i(0)]),
+        ]
+        for (member, arguments) in steps {
+            try daemon.call(member, arguments)
+            let before = try daemon.snapshotAll()
+            try daemon.restart(signal: SIGKILL)
+            #expect(try daemon.snapshotAll() == before, "lost \(member) \(arguments)")
+        }
+        #expect(try daemon.tableNames() == ["t", "w"])
+    }
+
+    @Test func tableNames() throws {
+        let daemon = try DaemonFixture()
+        let names = ["b", "a", "B", "é", "Z", "aa", "a b", "~", "日本", String(repeating: "n", count: 255)]
+        for name in names { try daemon.call("CreateTable", [s(name)]) }
+        let sorted = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(try daemon.tableNames() == sorted)
+        let invalid = [
+            "", String(repeating: "n", count: 256), "a/b", "/", "tab\t", "new\nline", "\u{7F}", "\u{85}",
+            "\u{1B}[0m",
+            String(repeating: "é", count: 128),
+        ]
+        for name in invalid {
+            #expect(
+                daemon.errorName("CreateTable", [s(name)]) == errorPrefix + "InvalidName",
+                "\(name.debugDescription)")
+            #expect(daemon.errorName("RenameTable", [s("a"), s(name)]) == errorPrefix + "InvalidName")
+            #expect(
+                daemon.errorName("ImportTable", [s(name), s("lines"), s("x"), b(false)]) == errorPrefix
+                    + "InvalidName")
+        }
+        #expect(daemon.errorName("RenameTable", [s("a"), s("b")]) == errorPrefix + "TableExists")
+        #expect(daemon.errorName("RenameTable", [s("missing"), s("c")]) == errorPrefix + "NoSuchTable")
+        #expect(daemon.errorName("DropTable", [s("missing")]) == errorPrefix + "NoSuchTable")
+        try daemon.call("RenameTable", [s("a"), s("a")])
+        try daemon.call("RenameTable", [s("a"), s("zz")])
+        try daemon.call("DropTable", [s("b")])
+        #expect(
+            try daemon.tableNames()
+                == (sorted.filter { $0 != "a" && $0 != "b" } + ["zz"]).sorted {
+                    Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+                })
+    }
+
+    @Test func sectionsRowsPagingAndFindSection() throws {
+        let daemon = try DaemonFixture()
+        try abc(daemon)
+        try daemon.call("InsertSection", [s("t"), i(-1), s("B"), s("")])
+        #expect(try daemon.call("FindSection", [s("t"), s("B")]) == [i(1)])
+        #expect(try daemon.call("FindSection", [s("t"), s("C")]) == [i(2)])
+        #expect(daemon.errorName("FindSection", [s("t"), s("b")]) == errorPrefix + "NoSuchSection")
+        #expect(daemon.errorName("FindSection", [s("t"), s("")]) == errorPrefix + "NoSuchSection")
+        func page(_ offset: UInt32, _ limit: UInt32) throws -> [String] {
+            try decodeRows(daemon.call("GetRows", [s("t"), i(0), u(offset), u(limit)])).map(\.text)
+        }
+        #expect(try page(0, 0) == ["A1", "A2", "A3"])
+        #expect(try page(1, 0) == ["A2", "A3"])
+        #expect(try page(1, 1) == ["A2"])
+        #expect(try page(2, 5) == ["A3"])
+        #expect(try page(3, 0) == [])
+        #expect(try page(UInt32.max, UInt32.max) == [])
+        #expect(try page(0, UInt32.max) == ["A1", "A2", "A3"])
+        #expect(daemon.errorName("GetRows", [s("t"), i(4), u(0), u(0)]) == errorPrefix + "IndexOutOfRange")
+        // Every section can be deleted; the table then has none.
+        try daemon.call("DeleteSections", [s("t"), ai([0, 1, 2, 3])])
+        #expect(try daemon.sections("t").isEmpty)
+        #expect(
+            daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == errorPrefix + "IndexOutOfRange")
+        #expect(try daemon.call("InsertSection", [s("t"), i(-1), s(""), s("")]) == [i(0)])
+        #expect(try daemon.call("ExportTable", [s("t"), s("lines")]) == [s("##\n")])
+    }
+
+    @Test func propertiesOfTheObject() throws {
+        let daemon = try DaemonFixture()
+        func get(_ name: String) throws -> BusValue? {
+            let message = try BusMessage.methodCall(
+                destination: Contract.name, path: Contract.path, interface: "org.freedesktop.DBus.Properties",
+                member: "Get")
+            try message.append([s(Contract.interface), s(name)])
+            return try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues().first
+        }
+        #expect(try get("ApiVersion") == .variant(u(1)))
+        guard case .variant(.string(let version))? = try get("Version") else {
+            throw FixtureError("no Version")
+        }
+        #expect(!version.isEmpty)
+        try daemon.call("CreateTable", [s("x")])
+        try daemon.call("CreateTable", [s("a")])
+        #expect(try get("Tables") == .variant(strings(["a", "x"])))
+    }
+}
