@@ -29,29 +29,9 @@ enum BusBenchmark {
 
     /// Starts the bus and the daemon, measures, prints the table, stops both.
     static func run() throws {
-        let root = try temporaryDirectory()
-        defer { _ = try? ChildProcess.run("rm", ["-rf", root]) }
-        let daemonPath = directory(of: StoreBenchmark.selfPath()) + "/cliptabd"
-        guard access(daemonPath, X_OK) == 0 else {
-            throw CliptabError(
-                .storageFailure,
-                "no cliptabd beside the benchmark (\(daemonPath)): build it with "
-                    + "`swift build -c release --product cliptabd`")
-        }
-        let bus = try ChildProcess.spawn(
-            "dbus-daemon", ["--session", "--nofork", "--print-address=1"], stdout: .pipe, stderr: .null)
-        defer { bus.terminate() }
-        guard let address = bus.readLine(timeoutMilliseconds: 10_000), !address.isEmpty else {
-            throw CliptabError(.storageFailure, "dbus-daemon printed no address")
-        }
-        var environment: [String: String] = ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": root]
-        if let variable = getenv("PATH") { environment["PATH"] = String(cString: variable) }
-        let daemon = try ChildProcess.spawn(
-            daemonPath, ["--data-dir", root + "/data"], environment: environment, stdout: .null, stderr: .null
-        )
-        defer { daemon.terminate() }
-        let client = try BusConnection.connect(address: address)
-        try waitUntilServing(client, daemon)
+        let session = try BenchSession(name: "bus")
+        let daemon = session.daemon
+        let client = try BusConnection.connect(address: session.address)
 
         print("== bus (release cliptabd on a private dbus-daemon --session, one client; microseconds)")
         // Idle memory first, before the larger tables below exist.
@@ -78,7 +58,7 @@ enum BusBenchmark {
 
         // Durable inserts (synchronous=FULL) against Ping plus a bare SQLite commit, the three
         // interleaved: the disk's flush time drifts with the machine's other writers.
-        let bareCommit = try StoreBenchmark.BareCommit(directory: root + "/bare")
+        let bareCommit = try StoreBenchmark.BareCommit(directory: session.root + "/bare")
         var bareTimes: [UInt64] = []
         var insertPings: [UInt64] = []
         var insertTimes: [UInt64] = []
@@ -223,19 +203,6 @@ enum BusBenchmark {
         return text
     }
 
-    /// Waits until the daemon answers on the bus (at most 10 s).
-    static func waitUntilServing(_ client: BusConnection, _ daemon: ChildProcess) throws {
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while MonotonicClock.milliseconds() < deadline {
-            if (try? call(client, "ListTables", [])) != nil { return }
-            guard daemon.isRunning else {
-                throw CliptabError(.storageFailure, "cliptabd exited during start-up")
-            }
-            usleep(20_000)
-        }
-        throw CliptabError(.storageFailure, "cliptabd did not answer within 10 s")
-    }
-
     /// The `field` (`VmRSS`, `RssAnon`, `RssFile`) of process `pid` in KiB (0 when unreadable).
     static func memoryKiB(of pid: pid_t, _ field: String = "VmRSS") -> Int {
         guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
@@ -250,18 +217,4 @@ enum BusBenchmark {
         return 0
     }
 
-    /// The directory part of `path`.
-    static func directory(of path: String) -> String {
-        String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    }
-
-    /// A fresh directory under `$TMPDIR` (or /tmp).
-    static func temporaryDirectory() throws -> String {
-        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
-        var template = Array("\(base)/cliptab-bus-bench.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CliptabError(.storageFailure, "mkdtemp failed under \(base)")
-        }
-        return String(cString: made)
-    }
 }

@@ -19,41 +19,9 @@ enum CLIBenchmark {
     static let memoryGoalKiB = 8 * 1024
 
     static func run() throws {
-        let directory = StoreBenchmark.selfPath().split(separator: "/").dropLast().joined(separator: "/")
-        let cliptab = "/\(directory)/cliptab"
-        let daemon = "/\(directory)/cliptabd"
-        for binary in [cliptab, daemon] where access(binary, X_OK) != 0 {
-            throw CliptabError(.invalidArgument, "\(binary) is missing: run swift build -c release first")
-        }
-        let base = String(cString: getenv("TMPDIR") ?? strdup("/tmp"))
-        var template = Array("\(base)/cliptab-cli-bench.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CliptabError(.storageFailure, "mkdtemp failed under \(base)")
-        }
-        let root = String(cString: made)
-        defer { _ = try? ChildProcess.run("rm", ["-rf", root]) }
-
-        let bus = try ChildProcess.spawn(
-            "dbus-daemon", ["--session", "--nofork", "--print-address=1"], stdout: .pipe, stderr: .null)
-        defer { bus.terminate(graceMilliseconds: 2000) }
-        guard let address = bus.readLine(timeoutMilliseconds: 10_000), !address.isEmpty else {
-            throw CliptabError(.storageFailure, "dbus-daemon printed no address")
-        }
-        let environment = [
-            "DBUS_SESSION_BUS_ADDRESS": address, "PATH": String(cString: getenv("PATH")), "HOME": root,
-            "LANG": "C.UTF-8",
-        ]
-        let server = try ChildProcess.spawn(
-            daemon, ["--data-dir", root + "/store"], environment: environment, stdout: .null, stderr: .null)
-        defer { server.terminate() }
-        var ready = false
-        for _ in 0..<500 where !ready {
-            ready =
-                (try? ChildProcess.run(cliptab, ["tables"], environment: environment))?.termination
-                == .exited(0)
-            if !ready { usleep(20_000) }
-        }
-        guard ready else { throw CliptabError(.storageFailure, "cliptabd did not answer") }
+        let cliptab = try BenchSession.binary("cliptab")
+        let session = try BenchSession(name: "cli")
+        let environment = session.environment
         _ = try ChildProcess.run(cliptab, ["create", "T"], environment: environment)
         _ = try ChildProcess.run(cliptab, ["add", "T", "hello, world"], environment: environment)
 
