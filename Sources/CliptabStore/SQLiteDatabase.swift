@@ -25,6 +25,8 @@ public final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var commitFailuresToInject = 0
+    /// True once `close()` ran: the handle is gone, every call throws.
+    public private(set) var isClosed = false
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -48,8 +50,23 @@ public final class SQLiteDatabase {
     }
 
     deinit {
+        close()
+    }
+
+    /// Closes the connection: the statements are finalized, and in WAL mode the last
+    /// connection to close copies the log into the database file and removes the log.
+    ///
+    /// Every later call throws.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// The error for a call on a closed connection.
+    private var closedError: SQLiteError {
+        SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
     }
 
     /// The error for result `code` of the last call, naming `context`.
@@ -59,6 +76,7 @@ public final class SQLiteDatabase {
 
     /// Runs one or more SQL statements that return nothing.
     public func execute(_ sql: String) throws {
+        if isClosed { throw closedError }
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         if status != SQLITE_OK {
@@ -70,6 +88,7 @@ public final class SQLiteDatabase {
 
     /// A prepared statement for `sql`, cached for reuse on this connection.
     public func statement(_ sql: String) throws -> SQLiteStatement {
+        if isClosed { throw closedError }
         if let cached = statements[sql] {
             cached.reset()
             return cached

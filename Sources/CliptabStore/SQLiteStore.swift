@@ -58,7 +58,7 @@ public final class SQLiteStore: Persistence {
             // shared-memory files copy the main file's mode.
             let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
             if fd < 0 { throw storageError("cannot create the store file \(path)", errno) }
-            close(fd)
+            Glibc.close(fd)
         }
         let database: SQLiteDatabase
         do {
@@ -257,6 +257,12 @@ public final class SQLiteStore: Persistence {
         } catch {
             throw failure(error, "loading the store")
         }
+    }
+
+    /// Closes the store: the write-ahead log is copied into the store file and removed, so
+    /// that the file alone holds everything; later commits throw `StorageFailure`.
+    public func close() {
+        database.close()
     }
 
     /// Makes the next `count` commits fail inside SQLite (a real rolled-back COMMIT).

@@ -119,6 +119,9 @@ func run() -> Int32 {
         Log.line("Failed to open the store: \(error)")
         return 1
     }
+    // Closed on every way out, so that the store file alone holds every change; the
+    // service's closures keep the store alive to the end, so its deinit would not run.
+    defer { store.close() }
     let tables = TableService(catalog: catalog, persistence: store)
     let display = getenv("DISPLAY").map { String(cString: $0) }
     let clipboard = X11Clipboard(display: display, settings: options.clipboard)
