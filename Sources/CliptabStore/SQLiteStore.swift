@@ -45,20 +45,25 @@ public final class SQLiteStore: Persistence {
     /// Opens the store in `directory` (made 0700 if missing), creating a new store file (0600) if there is
     /// none, and loads every table.
     ///
-    /// A file that is not a cliptab store, one of a newer schema, or one that fails the integrity check is
-    /// refused and left as it is.
+    /// A file that is not a cliptab store, one of a newer schema, one that fails the integrity check, or an
+    /// empty one is refused and left as it is. A new store is built beside its final name and renamed into
+    /// place once complete, so that cliptabd never leaves an empty or half-made store file: an empty one
+    /// can only be a store that something else truncated.
     public static func open(directory: String, durability: Durability = .full) throws -> (
         SQLiteStore, Catalog
     ) {
         try makeDirectory(directory)
         let path = directory + "/" + fileName
-        let isNew = fileSize(path).map { $0 == 0 } ?? true
-        if isNew {
-            // Create the file with owner-only permissions before SQLite does; the WAL and
-            // shared-memory files copy the main file's mode.
-            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-            if fd < 0 { throw storageError("cannot create the store file \(path)", errno) }
-            Glibc.close(fd)
+        switch fileSize(path) {
+        case nil:
+            try create(path, directory: directory)
+        case 0?:
+            throw CliptabError(
+                .storageFailure,
+                "\(path) is empty: cliptabd never leaves its store empty, so it was probably truncated; it was left untouched — restore a backup or move it away to start a new store"
+            )
+        default:
+            break
         }
         let database: SQLiteDatabase
         do {
@@ -67,14 +72,56 @@ public final class SQLiteStore: Persistence {
             throw CliptabError(.storageFailure, "\(error)")
         }
         let store = SQLiteStore(path: path, database: database)
-        try store.check(isNew: isNew)
+        try store.check()
         // Only a file that passed as a cliptab store is ours to restrict (with the WAL files
         // that reading it in WAL mode may just have made with its old mode).
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         try store.configure(durability)
         let version = try store.version()
-        if isNew || version == 0 { try store.createSchema() }
+        if version == 0 { try store.createSchema() }
         return (store, try store.load())
+    }
+
+    /// Builds a new, empty store at `path`: under a temporary name first (0600, so that the
+    /// WAL files copy that mode), closed so that the file alone holds the schema, then
+    /// renamed into place.
+    private static func create(_ path: String, directory: String) throws {
+        let temporary = path + ".new"
+        let suffixes = ["", "-wal", "-shm", "-journal"]
+        // Left over from a start that died while creating: never a store of anyone's.
+        for suffix in suffixes { unlink(temporary + suffix) }
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 { throw storageError("cannot create the store file \(temporary)", errno) }
+        Glibc.close(fd)
+        do {
+            let database: SQLiteDatabase
+            do {
+                database = try SQLiteDatabase.open(path: temporary, create: false)
+            } catch {
+                throw CliptabError(.storageFailure, "\(error)")
+            }
+            let store = SQLiteStore(path: temporary, database: database)
+            try store.configure(.full)
+            try store.createSchema()
+            store.close()
+            // Closing copies the log into the file; a log left behind means it could not.
+            if fileSize(temporary + "-wal") != nil || (fileSize(temporary) ?? 0) == 0 {
+                throw CliptabError(
+                    .storageFailure, "cannot complete the new store \(temporary) (is the disk full?)")
+            }
+            guard rename(temporary, path) == 0 else {
+                throw storageError("cannot move the new store \(temporary) to \(path)", errno)
+            }
+        } catch {
+            for suffix in suffixes { unlink(temporary + suffix) }
+            throw error
+        }
+        // The rename itself must survive a power loss.
+        let directoryDescriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            Glibc.close(directoryDescriptor)
+        }
     }
 
     /// Wraps an SQLite error as a storage failure naming the store file.
@@ -90,8 +137,7 @@ public final class SQLiteStore: Persistence {
 
     /// Refuses files that are not cliptab stores, newer schemas and damaged files, before
     /// anything is written to them.
-    private func check(isNew: Bool) throws {
-        if isNew { return }
+    private func check() throws {
         let application: Int64
         let version: Int64
         do {
