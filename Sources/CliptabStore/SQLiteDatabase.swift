@@ -64,6 +64,10 @@ public final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
+    /// True when SQLite opened the file read-only (it does so silently when the file or its
+    /// filesystem cannot be written).
+    public var isReadOnly: Bool { !isClosed && sqlite3_db_readonly(handle, "main") == 1 }
+
     /// The error for a call on a closed connection.
     private var closedError: SQLiteError {
         SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")

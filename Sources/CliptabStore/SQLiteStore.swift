@@ -53,6 +53,13 @@ public final class SQLiteStore: Persistence {
         SQLiteStore, Catalog
     ) {
         try makeDirectory(directory)
+        // A read-only directory would let the store open and then fail every change: refuse
+        // it at once, with a message that says why.
+        if access(directory, W_OK) != 0 {
+            throw storageError(
+                "the data directory \(directory) is read-only, but cliptabd must write its store there"
+                    + " (make it writable, or use another data directory)", errno)
+        }
         let path = directory + "/" + fileName
         switch fileSize(path) {
         case nil:
@@ -70,6 +77,12 @@ public final class SQLiteStore: Persistence {
             database = try SQLiteDatabase.open(path: path, create: false)
         } catch {
             throw CliptabError(.storageFailure, "\(error)")
+        }
+        if database.isReadOnly {
+            throw CliptabError(
+                .storageFailure,
+                "the store file \(path) is read-only, but cliptabd must write to it (make it writable by its owner)"
+            )
         }
         let store = SQLiteStore(path: path, database: database)
         try store.check()
