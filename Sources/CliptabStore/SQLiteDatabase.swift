@@ -16,6 +16,9 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
     /// True for a damaged database (SQLITE_CORRUPT).
     public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT }
+
+    /// True for a failed read, write or sync of a file (SQLITE_IOERR).
+    public var isIOError: Bool { code & 0xFF == SQLITE_IOERR }
 }
 
 /// An open SQLite database connection.

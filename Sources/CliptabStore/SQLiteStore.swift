@@ -342,7 +342,32 @@ public final class SQLiteStore: Persistence {
             try database.execute("COMMIT")
         } catch {
             try? database.execute("ROLLBACK")
-            throw failure(error, "saving the change")
+            // Only an I/O error can strike after the whole transaction reached the log.
+            let mayRemain = (error as? SQLiteError)?.isIOError ?? false
+            if sealLog() || !mayRemain { throw failure(error, "saving the change") }
+            throw CliptabError(
+                .storageFailure,
+                "saving the change in \(path) failed: \(error); the store could not make sure that the"
+                    + " failed change is gone for good, so it may come back when cliptabd restarts")
+        }
+    }
+
+    /// After a failed commit, writes a small transaction that changes nothing (it rewrites
+    /// the schema version), so that the failed one can never count as committed; true when
+    /// that worked.
+    ///
+    /// When COMMIT fails after SQLite wrote the whole transaction to the log (the sync of
+    /// the log failed), the frames are on disk with a valid commit frame. SQLite ignores them
+    /// while it runs, but after a crash its recovery of the log would find them and bring the
+    /// refused change back. The next transaction is written over them, and the log's running
+    /// checksums then end the recovery before the rest of the failed transaction.
+    private func sealLog() -> Bool {
+        do {
+            try database.execute("BEGIN IMMEDIATE; PRAGMA user_version = \(Self.schemaVersion); COMMIT")
+            return true
+        } catch {
+            try? database.execute("ROLLBACK")
+            return false
         }
     }
 
