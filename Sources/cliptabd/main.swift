@@ -136,6 +136,15 @@ func run() -> Int32 {
         return 1
     }
     let interface = CliptabInterface(service: service).makeInterface()
+    // No call needs more elements than two arrays as long as the largest table (DeleteRows).
+    let elementLimit = 2 * tables.limits.maxRowsPerTable + 16
+    bus.maximumElementsPerCall = elementLimit
+    bus.elementLimitError = { limit in
+        CliptabError(
+            .limitExceeded,
+            "the call carries more than \(limit) array elements in all, more than any call on a table of at most \(tables.limits.maxRowsPerTable) rows needs; send fewer"
+        )
+    }
     do {
         try bus.registerObject(path: CliptabBus.path, interfaces: [interface])
     } catch {
