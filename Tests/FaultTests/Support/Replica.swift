@@ -124,6 +124,35 @@ struct ReplicaTable {
         }
     }
 
+    /// True when the daemon must accept `mutation` on this table (indexes are never
+    /// negative here but for -1 at an insertion).
+    func isValid(_ mutation: Mutation) -> Bool {
+        func section(_ index: Int32) -> Bool { index >= 0 && Int(index) < sections.count }
+        func row(_ s: Int32, _ r: Int32) -> Bool {
+            section(s) && r >= 0 && Int(r) < sections[Int(s)].rows.count
+        }
+        func place(_ s: Int32, _ r: Int32) -> Bool {
+            section(s) && (r == -1 || (r >= 0 && Int(r) <= sections[Int(s)].rows.count))
+        }
+        switch mutation {
+        case .insertRow(let s, let r, _), .insertRows(let s, let r, _): return place(s, r)
+        case .setCell(let s, let r, _), .deleteRow(let s, let r): return row(s, r)
+        case .deleteRows(let ss, let rs):
+            let paths = zip(ss, rs).map { [$0, $1] }
+            return zip(ss, rs).allSatisfy { row($0, $1) } && Set(paths).count == paths.count
+        case .moveRow(let fs, let fr, let ts, let tr):
+            guard row(fs, fr), section(ts) else { return false }
+            return tr >= 0 && Int(tr) <= sections[Int(ts)].rows.count - (ts == fs ? 1 : 0)
+        case .insertSection(let index, _, _):
+            return index == -1 || (index >= 0 && Int(index) <= sections.count)
+        case .deleteSections(let indexes):
+            return indexes.allSatisfy(section) && Set(indexes).count == indexes.count
+        case .moveSection(let from, let to): return section(from) && section(to)
+        case .setHeader(let s, _), .setFooter(let s, _): return section(s)
+        case .deleteWhereEquals: return true
+        }
+    }
+
     /// The pre-deletion paths `DeleteWhere(equals, text)` must answer.
     func paths(equal text: String) -> [BusValue] {
         var paths: [BusValue] = []
@@ -166,6 +195,10 @@ struct ReplicaTable {
     /// A random change: valid for this table, except with probability `invalid` one that
     /// must be refused (an index out of range); returns it and whether it is valid.
     func randomMutation(_ random: inout SeededRandom, invalid: Double = 0.1) -> (Mutation, Bool) {
+        // Clients that delete sections at once can leave none: add one back.
+        guard !sections.isEmpty else {
+            return (.insertSection(index: -1, header: random.text(), footer: ""), true)
+        }
         let bad = random.chance(invalid)
         let sectionCount = sections.count
         let rows = rowCount
