@@ -6,7 +6,8 @@
 /// Modes: `unknown N` asks for N targets nobody offers; `stall SECONDS` starts an INCR
 /// transfer and never reads a chunk; `destroy N` starts N INCR transfers, asks for the next
 /// chunk and destroys its window; `multiple` sends MULTIPLE requests with garbage
-/// parameters; `flood N TARGET` sends N requests at once and counts the answers.
+/// parameters; `flood N TARGET` sends N requests at once and counts the answers;
+/// `own-silently SECONDS` takes the clipboard and never answers a request.
 let hostileRequestor = #"""
     import ctypes, ctypes.util, json, select, sys, time
     x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
@@ -147,6 +148,15 @@ let hostileRequestor = #"""
         x.XFlush(dpy)
         got = notifications(count, 60)
         result = {'answered': len(got), 'converted': sum(1 for g in got if g[2] != 0)}
+    elif mode == 'own-silently':
+        w = window()
+        x.XSetSelectionOwner.argtypes = [P, L, L, L]
+        x.XSetSelectionOwner(dpy, CLIPBOARD, w, 0)
+        x.XSync(dpy, 0)
+        print(json.dumps({'owned': True}))
+        sys.stdout.flush()
+        time.sleep(float(sys.argv[2]))  # and never answer a request
+        sys.exit(0)
     print(json.dumps(result))
     sys.stdout.flush()
     """#
