@@ -39,7 +39,8 @@ let package = Package(
         .executableTarget(name: "cliptabd", dependencies: ["CliptabDaemon"]),
         // The CLI links libdbus only: no X11, no SQLite, no Foundation.
         .executableTarget(name: "cliptab", dependencies: ["DBus", "CliptabCore"]),
-        .executableTarget(name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "Posix"]),
+        .executableTarget(
+            name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "DBus", "Posix"]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),

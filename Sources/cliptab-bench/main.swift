@@ -16,7 +16,8 @@ if arguments.count == 2 && arguments[0] == "--probe-open" {
     }
 }
 let suites: [String: () throws -> Void] = [
-    "store": StoreBenchmark.run
+    "store": StoreBenchmark.run,
+    "soak": SoakBenchmark.run,
 ]
 let chosen = arguments.isEmpty ? ["store"] : arguments
 for name in chosen {
