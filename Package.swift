@@ -77,5 +77,6 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
         ),
+        .testTarget(name: "FaultTests", dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd"]),
     ]
 )

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 
@@ -29,4 +30,8 @@ int CPosix_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int low) {
 
 int CPosix_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int CPosix_malloc_trim(void) {
+    return malloc_trim(0);
 }

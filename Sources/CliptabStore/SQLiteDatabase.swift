@@ -16,6 +16,9 @@ public struct SQLiteError: Error, Equatable, CustomStringConvertible {
 
     /// True for a damaged database (SQLITE_CORRUPT).
     public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT }
+
+    /// True for a failed read, write or sync of a file (SQLITE_IOERR).
+    public var isIOError: Bool { code & 0xFF == SQLITE_IOERR }
 }
 
 /// An open SQLite database connection.
@@ -25,6 +28,8 @@ public final class SQLiteDatabase {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
     private var commitFailuresToInject = 0
+    /// True once `close()` ran: the handle is gone, every call throws.
+    public private(set) var isClosed = false
 
     private init(handle: OpaquePointer) {
         self.handle = handle
@@ -48,8 +53,27 @@ public final class SQLiteDatabase {
     }
 
     deinit {
+        close()
+    }
+
+    /// Closes the connection: the statements are finalized, and in WAL mode the last
+    /// connection to close copies the log into the database file and removes the log.
+    ///
+    /// Every later call throws.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statements.removeAll()
         sqlite3_close_v2(handle)
+    }
+
+    /// True when SQLite opened the file read-only (it does so silently when the file or its
+    /// filesystem cannot be written).
+    public var isReadOnly: Bool { !isClosed && sqlite3_db_readonly(handle, "main") == 1 }
+
+    /// The error for a call on a closed connection.
+    private var closedError: SQLiteError {
+        SQLiteError(code: SQLITE_MISUSE, message: "the database connection is closed")
     }
 
     /// The error for result `code` of the last call, naming `context`.
@@ -59,6 +83,7 @@ public final class SQLiteDatabase {
 
     /// Runs one or more SQL statements that return nothing.
     public func execute(_ sql: String) throws {
+        if isClosed { throw closedError }
         var message: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(handle, sql, nil, nil, &message)
         if status != SQLITE_OK {
@@ -70,6 +95,7 @@ public final class SQLiteDatabase {
 
     /// A prepared statement for `sql`, cached for reuse on this connection.
     public func statement(_ sql: String) throws -> SQLiteStatement {
+        if isClosed { throw closedError }
         if let cached = statements[sql] {
             cached.reset()
             return cached

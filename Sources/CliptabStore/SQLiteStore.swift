@@ -45,20 +45,32 @@ public final class SQLiteStore: Persistence {
     /// Opens the store in `directory` (made 0700 if missing), creating a new store file (0600) if there is
     /// none, and loads every table.
     ///
-    /// A file that is not a cliptab store, one of a newer schema, or one that fails the integrity check is
-    /// refused and left as it is.
+    /// A file that is not a cliptab store, one of a newer schema, one that fails the integrity check, or an
+    /// empty one is refused and left as it is. A new store is built beside its final name and renamed into
+    /// place once complete, so that cliptabd never leaves an empty or half-made store file: an empty one
+    /// can only be a store that something else truncated.
     public static func open(directory: String, durability: Durability = .full) throws -> (
         SQLiteStore, Catalog
     ) {
         try makeDirectory(directory)
+        // A read-only directory would let the store open and then fail every change: refuse
+        // it at once, with a message that says why.
+        if access(directory, W_OK) != 0 {
+            throw storageError(
+                "the data directory \(directory) is read-only, but cliptabd must write its store there"
+                    + " (make it writable, or use another data directory)", errno)
+        }
         let path = directory + "/" + fileName
-        let isNew = fileSize(path).map { $0 == 0 } ?? true
-        if isNew {
-            // Create the file with owner-only permissions before SQLite does; the WAL and
-            // shared-memory files copy the main file's mode.
-            let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-            if fd < 0 { throw storageError("cannot create the store file \(path)", errno) }
-            close(fd)
+        switch fileSize(path) {
+        case nil:
+            try create(path, directory: directory)
+        case 0?:
+            throw CliptabError(
+                .storageFailure,
+                "\(path) is empty: cliptabd never leaves its store empty, so it was probably truncated; it was left untouched — restore a backup or move it away to start a new store"
+            )
+        default:
+            break
         }
         let database: SQLiteDatabase
         do {
@@ -66,15 +78,63 @@ public final class SQLiteStore: Persistence {
         } catch {
             throw CliptabError(.storageFailure, "\(error)")
         }
+        if database.isReadOnly {
+            throw CliptabError(
+                .storageFailure,
+                "the store file \(path) is read-only, but cliptabd must write to it (make it writable by its owner)"
+            )
+        }
         let store = SQLiteStore(path: path, database: database)
-        try store.check(isNew: isNew)
+        try store.check()
         // Only a file that passed as a cliptab store is ours to restrict (with the WAL files
         // that reading it in WAL mode may just have made with its old mode).
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         try store.configure(durability)
         let version = try store.version()
-        if isNew || version == 0 { try store.createSchema() }
+        if version == 0 { try store.createSchema() }
         return (store, try store.load())
+    }
+
+    /// Builds a new, empty store at `path`: under a temporary name first (0600, so that the
+    /// WAL files copy that mode), closed so that the file alone holds the schema, then
+    /// renamed into place.
+    private static func create(_ path: String, directory: String) throws {
+        let temporary = path + ".new"
+        let suffixes = ["", "-wal", "-shm", "-journal"]
+        // Left over from a start that died while creating: never a store of anyone's.
+        for suffix in suffixes { unlink(temporary + suffix) }
+        let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 { throw storageError("cannot create the store file \(temporary)", errno) }
+        Glibc.close(fd)
+        do {
+            let database: SQLiteDatabase
+            do {
+                database = try SQLiteDatabase.open(path: temporary, create: false)
+            } catch {
+                throw CliptabError(.storageFailure, "\(error)")
+            }
+            let store = SQLiteStore(path: temporary, database: database)
+            try store.configure(.full)
+            try store.createSchema()
+            store.close()
+            // Closing copies the log into the file; a log left behind means it could not.
+            if fileSize(temporary + "-wal") != nil || (fileSize(temporary) ?? 0) == 0 {
+                throw CliptabError(
+                    .storageFailure, "cannot complete the new store \(temporary) (is the disk full?)")
+            }
+            guard rename(temporary, path) == 0 else {
+                throw storageError("cannot move the new store \(temporary) to \(path)", errno)
+            }
+        } catch {
+            for suffix in suffixes { unlink(temporary + suffix) }
+            throw error
+        }
+        // The rename itself must survive a power loss.
+        let directoryDescriptor = Glibc.open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            Glibc.close(directoryDescriptor)
+        }
     }
 
     /// Wraps an SQLite error as a storage failure naming the store file.
@@ -90,8 +150,7 @@ public final class SQLiteStore: Persistence {
 
     /// Refuses files that are not cliptab stores, newer schemas and damaged files, before
     /// anything is written to them.
-    private func check(isNew: Bool) throws {
-        if isNew { return }
+    private func check() throws {
         let application: Int64
         let version: Int64
         do {
@@ -259,6 +318,12 @@ public final class SQLiteStore: Persistence {
         }
     }
 
+    /// Closes the store: the write-ahead log is copied into the store file and removed, so
+    /// that the file alone holds everything; later commits throw `StorageFailure`.
+    public func close() {
+        database.close()
+    }
+
     /// Makes the next `count` commits fail inside SQLite (a real rolled-back COMMIT).
     public func injectCommitFailures(_ count: Int) {
         database.injectCommitFailures(count)
@@ -279,7 +344,32 @@ public final class SQLiteStore: Persistence {
             try database.statement("COMMIT").run([])
         } catch {
             try? database.execute("ROLLBACK")
-            throw failure(error, "saving the change")
+            // Only an I/O error can strike after the whole transaction reached the log.
+            let mayRemain = (error as? SQLiteError)?.isIOError ?? false
+            if sealLog() || !mayRemain { throw failure(error, "saving the change") }
+            throw CliptabError(
+                .storageFailure,
+                "saving the change in \(path) failed: \(error); the store could not make sure that the"
+                    + " failed change is gone for good, so it may come back when cliptabd restarts")
+        }
+    }
+
+    /// After a failed commit, writes a small transaction that changes nothing (it rewrites
+    /// the schema version), so that the failed one can never count as committed; true when
+    /// that worked.
+    ///
+    /// When COMMIT fails after SQLite wrote the whole transaction to the log (the sync of
+    /// the log failed), the frames are on disk with a valid commit frame. SQLite ignores them
+    /// while it runs, but after a crash its recovery of the log would find them and bring the
+    /// refused change back. The next transaction is written over them, and the log's running
+    /// checksums then end the recovery before the rest of the failed transaction.
+    private func sealLog() -> Bool {
+        do {
+            try database.execute("BEGIN IMMEDIATE; PRAGMA user_version = \(Self.schemaVersion); COMMIT")
+            return true
+        } catch {
+            try? database.execute("ROLLBACK")
+            return false
         }
     }
 

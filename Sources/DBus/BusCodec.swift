@@ -270,22 +270,28 @@ enum BusValueWriter {
 
 /// Reads values out of a received message through libdbus's read iterators.
 enum BusValueReader {
-    /// Reads the value of `type` at `iterator` (which must point at one).
-    static func read(_ type: BusType, from iterator: inout DBusMessageIter) throws -> BusValue {
+    /// Reads the value of `type` at `iterator` (which must point at one); `budget` is the
+    /// number of array and dictionary elements still allowed, and every array spends its
+    /// elements from it before they are decoded.
+    static func read(_ type: BusType, from iterator: inout DBusMessageIter, budget: inout Int) throws
+        -> BusValue
+    {
         switch type {
         case .basic(let code):
             return try readBasic(code, from: &iterator)
         case .array(let elementType):
+            try spend(&budget, on: &iterator)
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             if elementType.isFixed { return try readFixedArray(of: elementType, from: &sub) }
             var elements: [BusValue] = []
             while dbus_message_iter_get_arg_type(&sub) != 0 {
-                elements.append(try read(elementType, from: &sub))
+                elements.append(try read(elementType, from: &sub, budget: &budget))
                 dbus_message_iter_next(&sub)
             }
             return .array(elementSignature: elementType.signature, elements)
         case .dictionary(let key, let valueType):
+            try spend(&budget, on: &iterator)
             var sub = DBusMessageIter()
             dbus_message_iter_recurse(&iterator, &sub)
             var entries: [(BusValue, BusValue)] = []
@@ -294,7 +300,7 @@ enum BusValueReader {
                 dbus_message_iter_recurse(&sub, &entry)
                 let entryKey = try readBasic(key, from: &entry)
                 dbus_message_iter_next(&entry)
-                entries.append((entryKey, try read(valueType, from: &entry)))
+                entries.append((entryKey, try read(valueType, from: &entry, budget: &budget)))
                 dbus_message_iter_next(&sub)
             }
             return .dictionary(
@@ -304,7 +310,7 @@ enum BusValueReader {
             dbus_message_iter_recurse(&iterator, &sub)
             var fields: [BusValue] = []
             for fieldType in fieldTypes {
-                fields.append(try read(fieldType, from: &sub))
+                fields.append(try read(fieldType, from: &sub, budget: &budget))
                 dbus_message_iter_next(&sub)
             }
             return .structure(fields)
@@ -316,8 +322,19 @@ enum BusValueReader {
             }
             let signature = String(cString: raw)
             dbus_free(raw)
-            return .variant(try read(BusSignature.parseSingle(signature), from: &sub))
+            return .variant(try read(BusSignature.parseSingle(signature), from: &sub, budget: &budget))
         }
+    }
+
+    /// Takes the elements of the array at `iterator` from `budget`; throws `LimitsExceeded`
+    /// when there are more.
+    private static func spend(_ budget: inout Int, on iterator: inout DBusMessageIter) throws {
+        let count = Int(dbus_message_iter_get_element_count(&iterator))
+        guard count <= budget else {
+            throw BusError.limitsExceeded(
+                "the message carries an array of \(count) elements, more than this receiver accepts")
+        }
+        budget -= count
     }
 
     /// Reads one basic value.

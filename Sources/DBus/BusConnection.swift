@@ -65,6 +65,18 @@ public final class BusConnection {
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
     private var isDispatching = false
 
+    /// The most array and dictionary elements, counted over all its arguments, that a method
+    /// call to this connection's objects may carry (unlimited by default).
+    ///
+    /// A call with more is answered with `elementLimitError` before its values are decoded:
+    /// decoding makes one value per element, so a single 64 MiB array of integers would
+    /// otherwise cost the receiver gigabytes and seconds.
+    public var maximumElementsPerCall = Int.max
+    /// The error that refuses a call over `maximumElementsPerCall`; it is given the limit.
+    public var elementLimitError: (Int) -> any Error = { limit in
+        BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
+    }
+
     /// Takes over one reference to the open private connection `handle`.
     private init(handle: OpaquePointer) {
         self.handle = handle

@@ -232,12 +232,22 @@ public final class BusMessage {
 
     /// Reads all values of the body, in order.
     public func readValues() throws -> [BusValue] {
+        try readValues(maximumElements: .max)
+    }
+
+    /// Reads all values of the body, in order, when their arrays and dictionaries hold at
+    /// most `maximumElements` elements together; throws `LimitsExceeded` otherwise.
+    ///
+    /// The count is checked before the elements are decoded, so that one message cannot make
+    /// millions of values.
+    public func readValues(maximumElements: Int) throws -> [BusValue] {
         let types = try BusSignature.parse(signature)
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(handle, &iterator) != 0 else { return [] }
         var values: [BusValue] = []
+        var budget = maximumElements
         for type in types {
-            values.append(try BusValueReader.read(type, from: &iterator))
+            values.append(try BusValueReader.read(type, from: &iterator, budget: &budget))
             dbus_message_iter_next(&iterator)
         }
         return values

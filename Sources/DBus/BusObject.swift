@@ -60,7 +60,10 @@ final class BusObjectRegistration {
         }
         let arguments: [BusValue]
         do {
-            arguments = try message.readValues()
+            arguments = try message.readValues(maximumElements: connection.maximumElementsPerCall)
+        } catch let error as BusError where error.name == BusErrorName.limitsExceeded {
+            answer(message, with: connection.elementLimitError(connection.maximumElementsPerCall))
+            return true
         } catch {
             answer(message, with: error)
             return true

@@ -179,6 +179,9 @@ func run() -> Int32 {
         Log.line("Failed to open the store: \(error)", level: .error)
         return 1
     }
+    // Closed on every way out, so that the store file alone holds every change; the
+    // service's closures keep the store alive to the end, so its deinit would not run.
+    defer { store.close() }
     let tables = TableService(catalog: catalog, persistence: store)
     var clipboardSettings = ClipboardSettings()
     Configurator.applySettings(configuration, to: tables, clipboard: &clipboardSettings)
@@ -211,6 +214,15 @@ func run() -> Int32 {
         return 1
     }
     let interface = CliptabInterface(service: service).makeInterface()
+    // No call needs more elements than two arrays as long as the largest table (DeleteRows).
+    let elementLimit = 2 * tables.limits.maxRowsPerTable + 16
+    bus.maximumElementsPerCall = elementLimit
+    bus.elementLimitError = { limit in
+        CliptabError(
+            .limitExceeded,
+            "the call carries more than \(limit) array elements in all, more than any call on a table of at most \(tables.limits.maxRowsPerTable) rows needs; send fewer"
+        )
+    }
     do {
         try bus.registerObject(path: CliptabBus.path, interfaces: [interface])
     } catch {

@@ -20,4 +20,7 @@ int CPosix_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int low);
 /// Creates a pipe whose both ends are close-on-exec; -1 and errno on failure.
 int CPosix_pipe_cloexec(int fds[2]);
 
+/// Gives the heap's free memory back to the system (malloc_trim); 1 when some was given back.
+int CPosix_malloc_trim(void);
+
 #endif

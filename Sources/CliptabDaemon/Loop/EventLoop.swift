@@ -36,6 +36,10 @@ public final class EventLoop {
     public var shouldStop: () -> Bool = { false }
     /// Called for SIGHUP.
     public var onReload: () -> Void = {}
+    /// The least time between two trims of the heap, in milliseconds.
+    static let trimInterval: UInt64 = 1000
+    private var lastTrim: UInt64 = 0
+    private var workedSinceTrim = false
 
     /// Makes a loop over `bus` and `signals`.
     public init(bus: BusConnection, signals: SignalChannel) {
@@ -66,11 +70,13 @@ public final class EventLoop {
                     descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                 }
             }
-            let timeout = pollTimeout(now: MonotonicClock.milliseconds())
+            let beforePoll = MonotonicClock.milliseconds()
+            let timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
 
             if ready > 0 {
+                workedSinceTrim = true
                 bus.handle(Array(descriptors[..<busCount]))
                 if descriptors[busCount].revents != 0 {
                     while let signal = try? signals.next() {
@@ -91,6 +97,25 @@ public final class EventLoop {
             }
             bus.handleExpiredTimeouts()
         }
+    }
+
+    /// Gives freed heap memory back to the system at most once per `trimInterval`, within
+    /// that interval after any work; returns the poll timeout, shortened until the next trim
+    /// when one is pending.
+    ///
+    /// Decoding one large message (up to the bus's 128 MiB) makes many small allocations;
+    /// glibc keeps the freed ones resident, and a single hostile call would otherwise leave
+    /// the daemon hundreds of megabytes larger for good.
+    private func trimHeapIfDue(now: UInt64, timeout: Int32) -> Int32 {
+        guard workedSinceTrim else { return timeout }
+        if now >= lastTrim + Self.trimInterval {
+            Memory.trim()
+            lastTrim = now
+            workedSinceTrim = false
+            return timeout
+        }
+        let wait = Int32(lastTrim + Self.trimInterval - now)
+        return timeout < 0 ? wait : min(timeout, wait)
     }
 
     /// Milliseconds until the nearest deadline of the bus or a source; -1 for none.

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Posix
+import TestSupport
+import Testing
+
+/// Issue 7, test 5: eight clients making 10,000 mixed calls each, at once, on one table.
+@Suite(.serialized)
+struct LoadTests {
+    /// Clients, each on its own connection.
+    static let clients = 8
+    /// Calls per client.
+    static let callsPerClient = 10_000
+    /// Calls each client keeps in flight.
+    static let depth = 2
+    /// The share of changes among the calls; the rest are reads.
+    static let changeShare = 0.25
+    /// The bound on the 99th percentile of the round trips, in a debug build on 2 shared
+    /// cores (each change waits for its fsync, and up to 15 calls wait before it).
+    static let p99BoundMilliseconds = 250.0
+
+    /// A change the daemon accepted, with its reply.
+    struct Accepted {
+        /// The reply's serial: the daemon sends its replies in the order it made the changes.
+        let serial: UInt32
+        let mutation: Mutation
+        let values: [BusValue]
+    }
+
+    @Test func eightClientsAtOnce() throws {
+        var random = SeededRandom("load")
+        let daemon = try Daemon()
+        let control = try BusConnection.connect(address: daemon.bus.address)
+        try Cliptab.call(control, "CreateTable", [s("load")])
+        for section in 0..<4 {
+            if section > 0 {
+                try Cliptab.call(control, "InsertSection", [s("load"), i(-1), s("s\(section)"), s("")])
+            }
+            try Cliptab.call(
+                control, "InsertRows",
+                [s("load"), i(Int32(section)), i(0), strings((0..<40).map { _ in random.text() })])
+        }
+        let initial = try #require(try StoreDump.table(control, "load"))
+        var approximate = ReplicaTable(initial)
+        var accepted: [Accepted] = []
+        var refused: [String: Int] = [:]
+        var problems: [String] = []
+        var latencies = Latencies()
+        var sent = Array(repeating: 0, count: Self.clients)
+        var ids = initial.sections.flatMap { $0.rows.map(\.id) }
+        let pool = try CallPool(address: daemon.bus.address, count: Self.clients)
+        let residentBefore = daemon.residentKiB
+        var nextRefresh = 500
+        let start = MonotonicClock.milliseconds()
+
+        /// A read the client makes: indexes from its possibly stale view of the table.
+        func read() throws -> BusMessage {
+            let section = Int32.random(in: 0...Int32(max(approximate.sections.count - 1, 0)), using: &random)
+            let rows =
+                approximate.sections.indices.contains(Int(section))
+                ? approximate.sections[Int(section)].rows.count : 0
+            let row = Int32.random(in: 0...Int32(max(rows - 1, 0)), using: &random)
+            switch Int.random(in: 0..<100, using: &random) {
+            case 0..<40: return try Cliptab.message("GetCell", [s("load"), i(section), i(row)])
+            case 40..<60:
+                return try Cliptab.message(
+                    "GetRows", [s("load"), i(section), .uint32(UInt32(row)), .uint32(20)])
+            case 60..<70: return try Cliptab.message("GetSections", [s("load")])
+            case 70..<80: return try Cliptab.message("GetRevision", [s("load")])
+            case 80..<90: return try Cliptab.message("Locate", [.uint64(random.pick(ids))])
+            case 90..<99: return try Cliptab.message("ListTables")
+            default: return try Cliptab.message("ExportTable", [s("load"), s("tsv")])
+            }
+        }
+
+        while sent.contains(where: { $0 < Self.callsPerClient }) || pool.totalInFlight > 0 {
+            for slot in 0..<Self.clients
+            where sent[slot] < Self.callsPerClient && pool.inFlight[slot] < Self.depth {
+                sent[slot] += 1
+                if random.chance(Self.changeShare) {
+                    let (mutation, _) = approximate.randomMutation(&random, invalid: 0.05)
+                    try pool.send(slot, Cliptab.message(mutation.member, mutation.arguments("load"))) {
+                        result, time in
+                        latencies.add(time)
+                        switch result {
+                        case .success(let reply):
+                            let values = (try? reply.readValues()) ?? []
+                            accepted.append(
+                                Accepted(serial: reply.serial, mutation: mutation, values: values))
+                            if approximate.isValid(mutation) { approximate.apply(mutation, reply: values) }
+                            for case .uint64(let id) in values { ids.append(id) }
+                        case .failure(let error):
+                            let name = Cliptab.short(error.name)
+                            refused[name, default: 0] += 1
+                            if !["IndexOutOfRange", "InvalidArgument"].contains(name) {
+                                problems.append("\(mutation): \(error)")
+                            }
+                        }
+                    }
+                } else {
+                    try pool.send(slot, read()) { result, time in
+                        latencies.add(time)
+                        if case .failure(let error) = result,
+                            !["IndexOutOfRange", "NoSuchRow"].contains(Cliptab.short(error.name))
+                        {
+                            problems.append("a read failed: \(error)")
+                        }
+                    }
+                }
+            }
+            pool.turn(milliseconds: 5)
+            if accepted.count >= nextRefresh, let table = try StoreDump.table(control, "load") {
+                // The clients' view drifts (they see replies, not each other's changes).
+                nextRefresh += 500
+                approximate = ReplicaTable(table)
+            }
+        }
+        let seconds = Double(MonotonicClock.milliseconds() - start) / 1000
+
+        // Applied one by one in the order the daemon answered, the accepted changes must
+        // each have been valid at their turn and must give exactly the table it holds.
+        var truth = ReplicaTable(initial)
+        for change in accepted.sorted(by: { $0.serial < $1.serial }) {
+            guard truth.isValid(change.mutation) else {
+                problems.append("\(change.mutation) was accepted but was not valid at its turn")
+                continue
+            }
+            if case .deleteWhereEquals(let text) = change.mutation,
+                change.values.first != .array(elementSignature: "(ii)", truth.paths(equal: text))
+            {
+                problems.append("\(change.mutation) answered paths that were not there at its turn")
+            }
+            truth.apply(change.mutation, reply: change.values)
+        }
+        let final = try #require(try StoreDump.table(control, "load"))
+        let matches = truth.matches(final)
+        #expect(matches, "the table is not the serial application of the accepted changes")
+        #expect(final.revision == initial.revision + UInt64(accepted.count))
+        let residentAfter = daemon.residentKiB
+        try daemon.restart()
+        let stored = try StoreDump.table(control, "load")
+        #expect(stored == final, "after a kill the store holds another table than the daemon served")
+        #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
+        let p99 = latencies.percentile(0.99)
+        #expect(
+            p99 <= Self.p99BoundMilliseconds,
+            "p99 \(p99) ms over the bound of \(Self.p99BoundMilliseconds) ms")
+        #expect(latencies.samples.count == Self.clients * Self.callsPerClient)
+        print(
+            "load: \(Self.clients) clients x \(Self.callsPerClient) calls in \(Int(seconds)) s; "
+                + "\(accepted.count) changes accepted, \(refused.values.reduce(0, +)) refused (stale indexes); "
+                + "p50 \(latencies.percentile(0.5)) ms, p99 \(p99) ms (bound \(Self.p99BoundMilliseconds)), "
+                + "max \(latencies.maximum) ms; RSS \(residentBefore) -> \(residentAfter) KiB")
+    }
+}
