@@ -24,24 +24,11 @@ enum SoakBenchmark {
     /// Runs the soak and prints its samples and verdict.
     static func run() throws {
         let minutes = getenv("CLIPTAB_SOAK_MINUTES").flatMap { Double(String(cString: $0)) } ?? 5
-        let root = try temporaryDirectory()
-        defer { _ = try? ChildProcess.run("rm", ["-rf", root]) }
-        let bus = try ChildProcess.spawn(
-            "dbus-daemon", ["--session", "--nofork", "--print-address=1"], stdout: .pipe, stderr: .null)
-        defer { bus.terminate() }
-        guard let address = bus.readLine(timeoutMilliseconds: 10_000), !address.isEmpty else {
-            throw CliptabError(.storageFailure, "dbus-daemon printed no address")
-        }
-        let executable = StoreBenchmark.selfPath()
-        let daemonPath =
-            String(executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]) + "/cliptabd"
-        let daemon = try ChildProcess.spawn(
-            daemonPath, ["--data-dir", root + "/data"],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address, "HOME": root, "PATH": "/usr/bin:/bin"],
-            stdout: .null, stderr: .null)
-        defer { daemon.terminate() }
+        let session = try BenchSession(name: "soak")
+        let address = session.address
+        let daemon = session.daemon
+        let daemonPath = try BenchSession.binary("cliptabd")
         let control = try BusConnection.connect(address: address)
-        try waitUntilServing(control, daemon)
         try call(control, "CreateTable", [.string("soak")])
         for section in 0..<4 {
             if section > 0 {
@@ -173,17 +160,6 @@ enum SoakBenchmark {
         try client.call(message(member, values), timeoutMilliseconds: 60_000).readValues()
     }
 
-    /// Waits until the daemon answers (at most 20 s).
-    static func waitUntilServing(_ client: BusConnection, _ daemon: ChildProcess) throws {
-        let deadline = MonotonicClock.milliseconds() + 20_000
-        while MonotonicClock.milliseconds() < deadline {
-            if (try? call(client, "ListTables", [])) != nil { return }
-            if !daemon.isRunning { throw CliptabError(.storageFailure, "cliptabd exited at start") }
-            usleep(20_000)
-        }
-        throw CliptabError(.storageFailure, "cliptabd did not answer within 20 s")
-    }
-
     /// VmRSS of process `pid` in KiB.
     static func residentKiB(_ pid: pid_t) -> Int {
         guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
@@ -196,15 +172,6 @@ enum SoakBenchmark {
         return 0
     }
 
-    /// A fresh directory under `$TMPDIR` (or /tmp).
-    static func temporaryDirectory() throws -> String {
-        let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(base)/cliptab-soak.XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CliptabError(.storageFailure, "mkdtemp failed under \(base)")
-        }
-        return String(cString: made)
-    }
 }
 
 /// Client connections driven from one `poll()` loop, each with calls in flight.
