@@ -115,5 +115,20 @@ struct ActivationTests {
             try eventually { try Self.busCall(client, "NameHasOwner", CliptabBus.name) == [.boolean(false)] })
         #expect(eventually(within: 5_000) { kill(activatedPID, 0) != 0 })
         activatedPID = 0
+
+        // With no daemon running, the first `cliptab` call starts it again and is answered.
+        let tables = try ChildProcess.run(
+            BuiltProducts.path(of: "cliptab"), ["--timeout", "20", "tables"],
+            environment: [
+                "DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": String(cString: getenv("PATH")), "HOME": data,
+            ], timeoutMilliseconds: 30_000)
+        if case .uint32(let pid) = try Self.busCall(client, "GetConnectionUnixProcessID", CliptabBus.name)
+            .first
+        {
+            activatedPID = pid_t(pid)
+        }
+        #expect(tables.termination == .exited(0), "cliptab: \(tables.errorText)")
+        #expect(tables.outputText == "activated\nsecond\n")
+        #expect(activatedPID > 0)
     }
 }
