@@ -72,7 +72,8 @@ let package = Package(
         .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
-        .testTarget(name: "CliptabDaemonTests", dependencies: ["CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
+        .testTarget(
+            name: "CliptabDaemonTests", dependencies: ["CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]

@@ -120,7 +120,8 @@ struct ActivationTests {
         let tables = try ChildProcess.run(
             BuiltProducts.path(of: "cliptab"), ["--timeout", "20", "tables"],
             environment: [
-                "DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": String(cString: getenv("PATH")), "HOME": data,
+                "DBUS_SESSION_BUS_ADDRESS": bus.address, "PATH": String(cString: getenv("PATH")),
+                "HOME": data,
             ], timeoutMilliseconds: 30_000)
         if case .uint32(let pid) = try Self.busCall(client, "GetConnectionUnixProcessID", CliptabBus.name)
             .first
