@@ -103,18 +103,12 @@ final class ReplyWriter {
                 while end > start + 1 && end - start > chunkBytes - 3 && all[end] & 0xC0 == 0x80 { end -= 1 }
             }
         }
-        do {
-            try connection.checked {
-                transfer.data.withBytes { all in
-                    connection.changeProperty(
-                        window, property, type: transfer.type,
-                        bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]))
-                }
-            }
-        } catch {
-            // BadWindow: the requestor is gone. Only this transfer ends.
-            drop(key)
-            return true
+        // Unchecked, unlike the first reply: waiting for the server after every chunk would
+        // cost a round trip each. A requestor that vanished mid-transfer sends no more
+        // PropertyNotify; its DestroyNotify (or the inactivity timeout) ends the transfer.
+        transfer.data.withBytes { all in
+            connection.changeProperty(
+                window, property, type: transfer.type, bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]))
         }
         if start == end {
             transfers[key] = nil
