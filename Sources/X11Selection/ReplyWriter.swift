@@ -108,7 +108,8 @@ final class ReplyWriter {
         // PropertyNotify; its DestroyNotify (or the inactivity timeout) ends the transfer.
         transfer.data.withBytes { all in
             connection.changeProperty(
-                window, property, type: transfer.type, bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]))
+                window, property, type: transfer.type,
+                bytes: UnsafeRawBufferPointer(rebasing: all[start..<end]))
         }
         if start == end {
             transfers[key] = nil
