@@ -329,6 +329,14 @@ public final class BusConnection {
         }
     }
 
+    /// True when messages were read and wait to be dispatched: `poll` cannot see them, so a loop must
+    /// call `dispatchAll()` before it blocks.
+    ///
+    /// Blocking calls and `flush()` read while they wait.
+    public var hasMessagesToDispatch: Bool {
+        dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS
+    }
+
     /// Calls `handler` with every signal `dispatchAll()` delivers to this connection (signals
     /// matched by `addMatch`, `NameLost`/`NameAcquired`, and the local `Disconnected`).
     public func addSignalHandler(_ handler: @escaping (BusMessage) -> Void) {

@@ -160,10 +160,17 @@ struct FuzzTests {
             }
             let member = message.member ?? ""
             tally.sent += 1
-            try pool.send(slot, message) { result, _ in handle(result, expected: expected, member: member) }
+            let summary = "\(member)(\(message.signature.prefix(20)))"
+            try pool.send(slot, message) { result, time in
+                slowestCalls.append((time / 1000, summary))
+                slowestCalls.sort { $0.0 > $1.0 }
+                if slowestCalls.count > 5 { slowestCalls.removeLast() }
+                handle(result, expected: expected, member: member)
+            }
         }
 
         var residentBefore = 0
+        var slowestCalls: [(UInt64, String)] = []
         var nextReconnect = 2500
         var nextHitAndRun = 1000
         var nextReset = 5000
@@ -279,5 +286,6 @@ struct FuzzTests {
                 + "near-limit messages took at most \(slowest) s; RSS \(residentBefore) -> \(residentAfter) KiB "
                 + "(bound +\(Self.memoryBoundKiB) KiB); \(served.tables.count) tables")
         print("fuzz: errors \(tally.errors.sorted { $0.key < $1.key })")
+        print("fuzz: slowest calls (ms): \(slowestCalls)")
     }
 }

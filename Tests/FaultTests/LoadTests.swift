@@ -27,6 +27,42 @@ struct LoadTests {
         let values: [BusValue]
     }
 
+    /// Small calls that arrive while the daemon writes a large reply are answered at once.
+    ///
+    /// The daemon once flushed its output before each poll; libdbus reads while it flushes,
+    /// and the calls it read then sat in its queue, unseen by poll, until a client's
+    /// timeout made something else arrive.
+    @Test func callsReadWhileALargeReplyIsWrittenAreAnswered() throws {
+        let daemon = try Daemon()
+        let control = try BusConnection.connect(address: daemon.bus.address)
+        try Cliptab.call(control, "CreateTable", [s("big")])
+        let cell = String(repeating: "r", count: 4 << 20)
+        try Cliptab.call(
+            control, "InsertRows", [s("big"), i(0), i(0), strings(Array(repeating: cell, count: 4))])
+        let pool = try CallPool(address: daemon.bus.address, count: 2)
+        var failures: [String] = []
+        for round in 0..<5 {
+            var answered = 0
+            try pool.send(0, Cliptab.message("ExportTable", [s("big"), s("lines")]), timeout: 10_000) {
+                result, _ in
+                if case .failure(let error) = result {
+                    failures.append("round \(round): export \(error.name)")
+                }
+                answered += 1
+            }
+            for _ in 0..<50 {
+                try pool.send(1, Cliptab.message("GetRevision", [s("big")]), timeout: 10_000) { result, _ in
+                    if case .failure(let error) = result { failures.append("round \(round): \(error.name)") }
+                    answered += 1
+                }
+            }
+            pool.run(milliseconds: 15_000) { answered == 51 }
+            if !failures.isEmpty { break }
+        }
+        let unanswered = failures.count
+        #expect(unanswered == 0, "\(unanswered) calls went unanswered, first: \(failures.first ?? "")")
+    }
+
     @Test func eightClientsAtOnce() throws {
         var random = SeededRandom("load")
         let daemon = try Daemon()

@@ -22,7 +22,8 @@ struct LossTests {
         var uncertain: Mutation?
         let end = MonotonicClock.milliseconds() + 300
         var killed = false
-        while !killed || waiting != nil {
+        let deadline = end + 30_000
+        while (!killed || waiting != nil) && MonotonicClock.milliseconds() < deadline {
             if !killed && MonotonicClock.milliseconds() >= end {
                 daemon.bus.process.signal(signal)
                 killed = true
@@ -41,6 +42,7 @@ struct LossTests {
             }
             pool.turn(milliseconds: 2)
         }
+        #expect(waiting == nil, "the call in flight when the bus died never ended")
         let exit = daemon.process.waitForExit(timeoutMilliseconds: 10_000)
         #expect(exit != nil && exit != .exited(0), "cliptabd ended with \(exit.map { "\($0)" } ?? "nothing")")
         #expect(daemon.log.contains("lost the connection to the session bus"), "\(daemon.log)")

@@ -56,7 +56,10 @@ public final class EventLoop {
             bus.dispatchAll()
             let now = MonotonicClock.milliseconds()
             for source in sources { source.process(now: now) }
-            bus.flush()
+            // No flush here: replies go out as the socket takes them (libdbus writes at once
+            // when it can, and the write watch asks poll for the rest). A flush blocks, and
+            // it reads while it waits: calls it read would wait in libdbus's queue, unseen
+            // by poll, until something else arrived.
             if !bus.isConnected { return .busLost }
             if shouldStop() { return .stopped }
 
@@ -71,7 +74,9 @@ public final class EventLoop {
                 }
             }
             let beforePoll = MonotonicClock.milliseconds()
-            let timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
+            var timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
+            // Something the sources did (a blocking round trip) may have read calls.
+            if bus.hasMessagesToDispatch { timeout = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
 
