@@ -446,25 +446,31 @@ public final class TableService {
 
     /// Commits the deletion of `paths` (sorted, valid, distinct).
     private func deletePaths(_ table: Table, _ paths: [IndexPath]) throws {
+        try commitDeletion(table, paths.map { ($0, table.sections[Int($0.section)].rows[Int($0.row)]) })
+    }
+
+    /// Commits the deletion of `doomed` (sorted by path, valid, distinct), whose rows the
+    /// caller already holds: a scan that found them need not look each up again by index.
+    private func commitDeletion(_ table: Table, _ doomed: [(path: IndexPath, row: Row)]) throws {
         var writes: [StoreWrite] = []
         var index = 0
-        while index < paths.count {
-            let s = Int(paths[index].section)
-            let section = table.sections[s]
+        while index < doomed.count {
+            let s = Int(doomed[index].path.section)
             var ids: [UInt64] = []
             var keys: [Int64] = []
-            while index < paths.count && Int(paths[index].section) == s {
-                let row = section.rows[Int(paths[index].row)]
-                ids.append(row.id)
-                keys.append(row.key)
+            while index < doomed.count && Int(doomed[index].path.section) == s {
+                ids.append(doomed[index].row.id)
+                keys.append(doomed[index].row.key)
                 index += 1
             }
             writes.append(
-                .deleteRows(tableID: table.record.id, sectionID: section.id, rowIDs: ids, keys: keys))
+                .deleteRows(
+                    tableID: table.record.id, sectionID: table.sections[s].id, rowIDs: ids, keys: keys))
         }
         let (record, bump) = bumped(table)
         writes.append(bump)
-        try commit(writes, [.rowsDeleted(table: table.name, revision: record.revision, paths: paths)])
+        try commit(
+            writes, [.rowsDeleted(table: table.name, revision: record.revision, paths: doomed.map(\.path))])
     }
 
     /// Deletes every row that matches `op operand` in every section; returns the paths from before the
@@ -475,18 +481,18 @@ public final class TableService {
         let table = try table(name, permitting: .delete)
         let predicate = try RowPredicate(operator: op, operand: operand)
         var budget = MatchBudget(steps: MatchBudget.defaultSteps)
-        var paths: [IndexPath] = []
+        var matches: [(path: IndexPath, row: Row)] = []
         for (s, section) in table.sections.enumerated() {
             var r: Int32 = 0
             for row in section.rows {
                 if try predicate.matches(row.text, budget: &budget) {
-                    paths.append(IndexPath(section: Int32(s), row: r))
+                    matches.append((IndexPath(section: Int32(s), row: r), row))
                 }
                 r += 1
             }
         }
-        if !dryRun { try deletePaths(table, paths) }
-        return paths
+        if !dryRun { try commitDeletion(table, matches) }
+        return matches.map(\.path)
     }
 
     /// Moves a row: removes it at (fromSection, fromRow), then inserts it so that its final
