@@ -125,8 +125,8 @@ func lockStore(_ directory: String, replacing: Bool) throws -> StoreLock {
     while true {
         do {
             return try StoreLock.take(directory: directory)
-        } catch let error as CliptabError where MonotonicClock.milliseconds() < deadline {
-            _ = error
+        } catch is CliptabError where MonotonicClock.milliseconds() < deadline {
+            // The old daemon frees the lock as it stops; anything else fails at the deadline.
             usleep(50_000)
         }
     }
