@@ -68,7 +68,7 @@ let package = Package(
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
 
-        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabCore"]),
+        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabCore", "TestSupport"]),
         .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
 import CliptabCore
+import TestSupport
 import Testing
 
 private let sample = ExchangeTable(

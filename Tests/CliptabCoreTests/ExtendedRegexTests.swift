@@ -2,6 +2,7 @@
 
 import CliptabCore
 import Foundation
+import TestSupport
 import Testing
 
 // SplitMix64 comes from ModelHarness.swift, shared by the randomized tests.

@@ -5,23 +5,10 @@
 // test functions, only the generator, the reference and the event replica.
 
 import CliptabCore
+import TestSupport
 
-/// SplitMix64: a small seedable generator, so that a failing sequence replays from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    /// Starts the sequence of `seed`.
-    init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
+// SplitMix64 itself is in TestSupport, shared by every randomized test.
+extension SplitMix64 {
     /// A number in `0..<bound` (`bound` > 0).
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import TestSupport
 import Testing
 
 /// A list of order keys that takes planned inserts as the service does: re-keyed neighbours

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import TestSupport
 import Testing
 
 /// The chunked row list against a plain array.

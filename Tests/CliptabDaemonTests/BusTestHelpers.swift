@@ -196,17 +196,11 @@ func b(_ value: Bool) -> BusValue { .boolean(value) }
 
 /// SplitMix64: a small seeded generator, so that a failing random run can be repeated.
 struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
+    private var core: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { core = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { core.next() }
 
     /// True with probability `percent` in 100.
     mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }

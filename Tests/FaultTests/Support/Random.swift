@@ -1,30 +1,25 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import Posix
+import TestSupport
 
 /// A small seeded generator (SplitMix64), so that a failing run can be repeated: each test
 /// prints its seed, and `CLIPTAB_FAULT_SEED` sets it.
 struct SeededRandom: RandomNumberGenerator {
     /// The seed this generator started from.
     let seed: UInt64
-    private var state: UInt64
+    private var core: SplitMix64
 
     /// Seeds from `CLIPTAB_FAULT_SEED` when set, else from the clock.
     init(_ label: String) {
         let fixed = ProcessInfo.processInfo.environment["CLIPTAB_FAULT_SEED"].flatMap { UInt64($0) }
         seed = fixed ?? MonotonicClock.nanoseconds()
-        state = seed
+        core = SplitMix64(seed: seed)
         print("\(label): seed \(seed) (set CLIPTAB_FAULT_SEED to repeat)")
     }
 
     /// The next 64 random bits.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { core.next() }
 
     /// True with probability `p`.
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
