@@ -24,14 +24,16 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
 
+        // The contract's names (bus name, path, interface, error prefix, words): no code.
+        .target(name: "CliptabContract"),
         // The model: no C, no I/O.
-        .target(name: "CliptabCore"),
+        .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
         .target(
             name: "CliptabDaemon",
-            dependencies: ["CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix"],
+            dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix"],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
         ),
@@ -41,7 +43,7 @@ let package = Package(
         // no toolchain needed where it is installed. (Debug builds stay dynamic: the test
         // bundle links the executable's module and needs the shared runtime.)
         .executableTarget(
-            name: "cliptabd", dependencies: ["CliptabDaemon"],
+            name: "cliptabd", dependencies: ["CliptabContract", "CliptabDaemon"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
         // The CLI links libdbus only: no X11, no SQLite, no Foundation, not even the model.
         // Release builds are made for a process that lives for one call (see the cli
@@ -51,7 +53,7 @@ let package = Package(
         // makes it, so that the loader has no relocations to apply to the runtime's metadata;
         // the libraries, stack and heap are still placed at random.
         .executableTarget(
-            name: "cliptab", dependencies: ["DBus", "Posix"],
+            name: "cliptab", dependencies: ["CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             linkerSettings: [
                 .unsafeFlags(
@@ -63,20 +65,20 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "cliptab-bench", dependencies: ["CliptabCore", "CliptabStore", "DBus", "Posix"]),
+            name: "cliptab-bench", dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "Posix"]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
 
-        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabCore", "TestSupport"]),
+        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabContract", "CliptabCore", "TestSupport"]),
         .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
         .testTarget(
-            name: "CliptabDaemonTests", dependencies: ["CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
+            name: "CliptabDaemonTests", dependencies: ["CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
+            dependencies: ["CliptabContract", "DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
         ),
         .testTarget(name: "FaultTests", dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd"]),
     ]

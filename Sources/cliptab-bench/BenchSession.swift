@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import CliptabCore
 import DBus
 import Glibc
@@ -90,8 +91,8 @@ final class BenchSession {
     @discardableResult
     func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {
         let message = try BusMessage.methodCall(
-            destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
-            interface: "io.github.cliptab.Cliptab1", member: member)
+            destination: CliptabBus.name, path: CliptabBus.path,
+            interface: CliptabBus.interface, member: member)
         try message.append(values)
         return try client.call(message, timeoutMilliseconds: 60_000).readValues()
     }

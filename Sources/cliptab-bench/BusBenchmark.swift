@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import CliptabCore
 import DBus
 import Glibc
@@ -10,9 +11,9 @@ import Posix
 /// over the bus) and against a bare SQLite commit.
 enum BusBenchmark {
     /// The daemon's bus name and interface.
-    static let name = "io.github.cliptab.Cliptab1"
+    static let name = CliptabBus.name
     /// The daemon's object path.
-    static let path = "/io/github/cliptab/Cliptab1"
+    static let path = CliptabBus.path
 
     /// Sequential round trips of each kind, interleaved.
     static let roundTrips = 4001

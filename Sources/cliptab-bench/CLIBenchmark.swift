@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import CliptabCore
 import Glibc
 import Posix
@@ -27,8 +28,8 @@ enum CLIBenchmark {
 
         let client = [cliptab, "get", "T", "0:0"]
         let reference = [
-            "dbus-send", "--session", "--print-reply", "--dest=io.github.cliptab.Cliptab1",
-            "/io/github/cliptab/Cliptab1", "io.github.cliptab.Cliptab1.GetCell", "string:T", "int32:0",
+            "dbus-send", "--session", "--print-reply", "--dest=" + CliptabBus.name,
+            CliptabBus.path, CliptabBus.interface + ".GetCell", "string:T", "int32:0",
             "int32:0",
         ]
         // Both must do the real work before they are timed.

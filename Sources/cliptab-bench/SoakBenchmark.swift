@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import CliptabCore
 import DBus
 import Glibc
@@ -66,7 +67,7 @@ enum SoakBenchmark {
                 calls += 1
                 try pool.send(slot, message) { error, microseconds in
                     interval.append(microseconds)
-                    if error == "io.github.cliptab.Cliptab1.Error.IndexOutOfRange" {
+                    if error == CliptabBus.errorPrefix + "IndexOutOfRange" {
                         stale += 1
                     } else if let error {
                         errors += 1
@@ -148,8 +149,8 @@ enum SoakBenchmark {
     /// A call of the cliptab interface.
     static func message(_ member: String, _ values: [BusValue]) throws -> BusMessage {
         let message = try BusMessage.methodCall(
-            destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
-            interface: "io.github.cliptab.Cliptab1", member: member)
+            destination: CliptabBus.name, path: CliptabBus.path,
+            interface: CliptabBus.interface, member: member)
         try message.append(values)
         return message
     }

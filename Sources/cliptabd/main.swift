@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // cliptabd: wires the store, the service, the bus and the clipboard together, then runs
 // the loop. Everything it starts is closed in reverse order when the loop ends.
+import CliptabContract
 import CliptabCore
 import CliptabDaemon
 import CliptabStore

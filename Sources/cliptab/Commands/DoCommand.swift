@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// `cliptab do TABLE ACTION S:R`: performs a context-menu action.
 struct DoCommand: CLICommand {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// `cliptab export TABLE [--format F] [--output FILE]`.
 struct ExportCommand: CLICommand {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// `cliptab import TABLE [FILE|-] [--format F] [--replace]`.
 struct ImportCommand: CLICommand {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// `cliptab rm-where TABLE OP OPERAND [--dry-run]`: the predicate delete.
 struct RemoveWhereCommand: CLICommand {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
 
 /// `cliptab show TABLE`: the whole table, laid out for reading.

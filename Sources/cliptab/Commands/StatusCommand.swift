@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
 
 /// `cliptab status`: what the daemon says about itself.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
 
 /// What a command runs with: the global options, standard output, and the daemon, which it

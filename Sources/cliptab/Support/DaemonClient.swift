@@ -1,21 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
 import Glibc
-
-/// The addresses of the cliptab API (`dbus-api.md`).
-///
-/// They are repeated here rather than imported: the daemon's module links X11 and SQLite,
-/// which the CLI must not load.
-enum CliptabBus {
-    /// The well-known bus name.
-    static let name = "io.github.cliptab.Cliptab1"
-    /// The object path.
-    static let path = "/io/github/cliptab/Cliptab1"
-    /// The interface.
-    static let interface = "io.github.cliptab.Cliptab1"
-    /// The prefix of the API's error names.
-    static let errorPrefix = "io.github.cliptab.Cliptab1.Error."
-}
 
 /// How to start the daemon, for every "cannot reach it" message.
 let startHint =

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+
+/// The addresses of the cliptab API on the session bus (`docs/dbus-api.md`).
+///
+/// This module holds names only, no code: the daemon, the CLI, the benchmark and the tests
+/// import it, and the CLI gets the names without linking the model.
+public enum CliptabBus {
+    /// The well-known bus name.
+    public static let name = "io.github.cliptab.Cliptab1"
+    /// The object path.
+    public static let path = "/io/github/cliptab/Cliptab1"
+    /// The interface name.
+    public static let interface = "io.github.cliptab.Cliptab1"
+    /// The prefix of every cliptab error name.
+    public static let errorPrefix = "io.github.cliptab.Cliptab1.Error."
+    /// The API version (`ApiVersion` property).
+    public static let apiVersion: UInt32 = 1
+    /// The match rule for every signal of the interface.
+    public static let signalRule = "type='signal',interface='io.github.cliptab.Cliptab1'"
+}
