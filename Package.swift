@@ -33,7 +33,9 @@ let package = Package(
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
         .target(
             name: "CliptabDaemon",
-            dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix"],
+            dependencies: [
+                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix",
+            ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
         ),
@@ -65,17 +67,20 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "cliptab-bench", dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "Posix"]),
+            name: "cliptab-bench",
+            dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "Posix"]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
 
-        .testTarget(name: "CliptabCoreTests", dependencies: ["CliptabContract", "CliptabCore", "TestSupport"]),
+        .testTarget(
+            name: "CliptabCoreTests", dependencies: ["CliptabContract", "CliptabCore", "TestSupport"]),
         .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
         .testTarget(
-            name: "CliptabDaemonTests", dependencies: ["CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
+            name: "CliptabDaemonTests",
+            dependencies: ["CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CliptabContract", "DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
