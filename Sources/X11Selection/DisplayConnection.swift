@@ -2,55 +2,6 @@
 import CX11
 import Glibc
 
-/// X protocol errors that a checked batch of requests caused.
-struct ProtocolFailure: Error, CustomStringConvertible {
-    /// The errors, in the order the server reported them.
-    let records: [ProtocolErrorRecord]
-
-    /// True when one of the errors names a window that does not exist (any more).
-    var isBadWindow: Bool { records.contains { $0.errorCode == UInt8(BadWindow) } }
-
-    /// "X error 3 (request 18, resource 0x…)", one per error.
-    var description: String {
-        records.map { record in
-            "X error \(record.errorCode) (request \(record.requestCode),"
-                + " resource 0x\(String(record.resource, radix: 16)))"
-        }.joined(separator: "; ")
-    }
-}
-
-/// What reading a window property found.
-enum PropertyContents {
-    /// The property does not exist (or the window is gone).
-    case missing
-    /// The property holds more than the allowed bytes; it was left as it is.
-    case tooLarge(byteCount: Int)
-    /// The property's value.
-    case value(PropertyValue)
-}
-
-/// A window property's value, as Xlib returns it in memory.
-struct PropertyValue {
-    /// The property's type atom.
-    let type: UInt
-    /// 8, 16 or 32.
-    let format: Int32
-    /// The items as Xlib lays them out: format 32 items are C `long`s (8 bytes on LP64).
-    let bytes: [UInt8]
-    /// The number of items.
-    let itemCount: Int
-
-    /// The items of a format-32 property (atoms, integers), empty for other formats.
-    var longs: [UInt] {
-        guard format == 32 else { return [] }
-        return bytes.withUnsafeBytes { raw in
-            (0..<itemCount).map {
-                raw.loadUnaligned(fromByteOffset: $0 * MemoryLayout<UInt>.size, as: UInt.self)
-            }
-        }
-    }
-}
-
 /// The connection to an X server: owns the `Display*` and is the only code that calls Xlib.
 ///
 /// Every method is a no-op (or returns "nothing") once the connection is broken: after an

@@ -1,13 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-/// What one reply to a SelectionRequest writes into the requestor's property.
-enum Reply {
-    /// Format-8 data of the given type.
-    case bytes(type: UInt, WipingBuffer)
-    /// Format-32 data (atoms, integers) of the given type, as C `long`s.
-    case longs(type: UInt, [UInt])
-}
-
 /// A selection this client owns: the text, whether it is a secret, and the server time at
 /// which ownership was acquired (ICCCM §2.1: needed for TIMESTAMP, for refusing older
 /// requests, for ignoring stale SelectionClear events and for releasing it).
