@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CSQLite3
 
 /// A value bound to a statement parameter.
 public enum SQLiteValue {

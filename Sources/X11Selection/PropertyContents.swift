@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CX11
-import Glibc
 
 /// What reading a window property found.
 enum PropertyContents {

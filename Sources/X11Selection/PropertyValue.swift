@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
-import CX11
-import Glibc
 
 /// A window property's value, as Xlib returns it in memory.
 struct PropertyValue {
     /// The property's type atom.
-    let type: UInt
+    let type: InternedAtom
     /// 8, 16 or 32.
     let format: Int32
     /// The items as Xlib lays them out: format 32 items are C `long`s (8 bytes on LP64).
@@ -22,4 +20,7 @@ struct PropertyValue {
             }
         }
     }
+
+    /// The items of a format-32 property read as atoms (a TARGETS list, MULTIPLE pairs).
+    var atoms: [InternedAtom] { longs.map(InternedAtom.init(rawValue:)) }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CX11
 
 /// One X protocol error as the error handler saw it.
 struct ProtocolErrorRecord: Equatable, Sendable {

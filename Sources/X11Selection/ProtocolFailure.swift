@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CX11
-import Glibc
 
 /// X protocol errors that a checked batch of requests caused.
 struct ProtocolFailure: Error, CustomStringConvertible {

@@ -1,8 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
-import Glibc
-import Posix
-import X11Selection
 
 /// How the daemon uses the X11 clipboard.
 public struct ClipboardSettings: Equatable, Sendable {

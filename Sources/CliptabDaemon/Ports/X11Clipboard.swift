@@ -19,7 +19,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
     /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
-    private var secretClear: (deadline: UInt64, acquired: UInt)?
+    private var secretClear: (deadline: UInt64, acquired: ServerTime)?
 
     /// Makes a clipboard for `display` (nil: no display).
     ///
@@ -78,7 +78,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             throw unavailable()
         }
         let bytes = Array(text.utf8)
-        let acquired: UInt
+        let acquired: ServerTime
         do {
             acquired = try service.own(.clipboard, text: bytes, secret: isSecret)
             if settings.ownPrimary { _ = try? service.own(.primary, text: bytes, secret: isSecret) }
