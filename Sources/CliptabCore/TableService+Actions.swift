@@ -2,7 +2,6 @@
 
 /// The context menu: allowed actions and the secret flag.
 extension TableService {
-
     /// The context menu of a cell: the allowed actions in the contract's order.
     public func actions(_ name: String, section: Int32, row: Int32) throws -> [TableAction] {
         let table = try table(name)

@@ -2,7 +2,6 @@
 
 /// Inserting, editing, deleting, moving and locating rows.
 extension TableService {
-
     /// Inserts one row at (section, row) (`row` -1 appends), guarded by `action`
     /// (`insert`, or `paste`); returns its id.
     @discardableResult
@@ -107,13 +106,13 @@ extension TableService {
     }
 
     /// Commits the deletion of `paths` (sorted, valid, distinct).
-    func deletePaths(_ table: Table, _ paths: [IndexPath]) throws {
+    private func deletePaths(_ table: Table, _ paths: [IndexPath]) throws {
         try commitDeletion(table, paths.map { ($0, table.sections[Int($0.section)].rows[Int($0.row)]) })
     }
 
     /// Commits the deletion of `doomed` (sorted by path, valid, distinct), whose rows the
     /// caller already holds: a scan that found them need not look each up again by index.
-    func commitDeletion(_ table: Table, _ doomed: [(path: IndexPath, row: Row)]) throws {
+    private func commitDeletion(_ table: Table, _ doomed: [(path: IndexPath, row: Row)]) throws {
         var writes: [StoreWrite] = []
         var index = 0
         while index < doomed.count {

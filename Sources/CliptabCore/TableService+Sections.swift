@@ -2,7 +2,6 @@
 
 /// Inserting, deleting, moving and titling sections.
 extension TableService {
-
     /// Inserts an empty section at `index` (`-1` appends); returns its final index.
     @discardableResult
     public func insertSection(_ name: String, at index: Int32, header: String, footer: String) throws -> Int32
@@ -24,7 +23,7 @@ extension TableService {
         return Int32(position)
     }
 
-    func checkSectionRoom(_ table: Table, adding count: Int) throws {
+    private func checkSectionRoom(_ table: Table, adding count: Int) throws {
         if table.sections.count + count > limits.maxSectionsPerTable {
             throw CliptabError(
                 .limitExceeded,
@@ -33,6 +32,7 @@ extension TableService {
         }
     }
 
+    /// Throws `LimitExceeded` unless `table` has room for `count` more rows.
     func checkRowRoom(_ table: Table, adding count: Int) throws {
         let rows = table.rowCount
         if rows + count > limits.maxRowsPerTable {
@@ -44,7 +44,7 @@ extension TableService {
     }
 
     /// The writes that put a new section at `position`, re-keying neighbours if needed.
-    func placeSection(_ table: Table, id: UInt64, at position: Int, header: String, footer: String)
+    private func placeSection(_ table: Table, id: UInt64, at position: Int, header: String, footer: String)
         -> [StoreWrite]
     {
         let sections = table.sections
@@ -113,7 +113,7 @@ extension TableService {
         try setTitles(name, section: section) { $0.footer = text }
     }
 
-    func setTitles(_ name: String, section: Int32, _ change: (inout Section) -> Void) throws {
+    private func setTitles(_ name: String, section: Int32, _ change: (inout Section) -> Void) throws {
         let table = try table(name, permitting: .edit)
         let s = try Self.existing(section, count: table.sections.count, "section")
         var updated = table.sections[s]

@@ -2,7 +2,6 @@
 
 /// Creating, renaming and dropping tables, and reading them.
 extension TableService {
-
     /// The table names in UTF-8 byte order.
     public func listTables() -> [String] { catalog.tableNames }
 

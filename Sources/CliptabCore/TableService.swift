@@ -37,17 +37,20 @@ public final class TableService {
 
     // MARK: - Lookups
 
+    /// The table named `name`, or `NoSuchTable`.
     func table(_ name: String) throws -> Table {
         guard let table = catalog.tables[name] else { throw CliptabError.noSuchTable(name) }
         return table
     }
 
+    /// The table named `name` if it allows `action`; `NoSuchTable` or `NotPermitted` otherwise.
     func table(_ name: String, permitting action: TableAction) throws -> Table {
         let table = try self.table(name)
         try Self.check(table, permits: action)
         return table
     }
 
+    /// Throws `NotPermitted`, naming the allowed actions, unless `table` allows `action`.
     static func check(_ table: Table, permits action: TableAction) throws {
         guard table.record.allowedActions.allows(action) else {
             let allowed = table.record.allowedActions.actions.map(\.rawValue).joined(separator: " ")
@@ -76,12 +79,14 @@ public final class TableService {
         return Int(index)
     }
 
+    /// The positions of an existing row: negative indexes count from the end.
     static func path(_ table: Table, _ section: Int32, _ row: Int32) throws -> (Int, Int) {
         let s = try existing(section, count: table.sections.count, "section")
         let r = try existing(row, count: table.sections[s].rows.count, "row")
         return (s, r)
     }
 
+    /// The table's record with the next revision, and the write that stores it.
     func bumped(_ table: Table) -> (TableRecord, StoreWrite) {
         var record = table.record
         record.revision += 1
