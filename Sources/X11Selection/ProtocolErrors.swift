@@ -21,11 +21,7 @@ enum ProtocolErrors {
     static func installHandlers() {
         XSetErrorHandler { display, event in
             guard let event else { return 0 }
-            ProtocolErrors.record(
-                ProtocolErrorRecord(
-                    display: Int(bitPattern: display), serial: event.pointee.serial,
-                    errorCode: event.pointee.error_code,
-                    requestCode: event.pointee.request_code, resource: event.pointee.resourceid))
+            ProtocolErrors.record(ServerEvent.errorRecord(display: display, event.pointee))
             // The return value is ignored by Xlib.
             return 0
         }

@@ -4,8 +4,8 @@ import CX11
 /// An X event that the selection code handles, as a Swift value.
 ///
 /// This file is the only one that reads or builds Xlib's event structures (`XEvent` and
-/// its members such as `XSelectionRequestEvent`); everything else sees typed atoms,
-/// windows and times.
+/// its members such as `XSelectionRequestEvent`, and the `XErrorEvent` of the error
+/// handler); everything else sees typed atoms, windows and times.
 enum ServerEvent {
     /// Another client asks the owner of a selection to convert it (ICCCM §2.2).
     case selectionRequest(ConversionRequest)
@@ -99,6 +99,13 @@ enum ServerEvent {
         default:
             self = .other
         }
+    }
+
+    /// What the error handler keeps of Xlib's error event for `display`.
+    static func errorRecord(display: OpaquePointer?, _ event: XErrorEvent) -> ProtocolErrorRecord {
+        ProtocolErrorRecord(
+            display: Int(bitPattern: display), serial: event.serial, errorCode: event.error_code,
+            requestCode: event.request_code, resource: event.resourceid)
     }
 
     /// Lets `fill` (an Xlib call such as `XNextEvent`) write an event and converts it; nil
