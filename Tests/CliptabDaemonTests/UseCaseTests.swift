@@ -40,8 +40,10 @@ struct UseCaseTests {
         #expect(daemon.clipboardChanges.count == announced)
     }
 
-    /// A cut whose clipboard cannot be taken deletes nothing: the row, the revision and the
-    /// events stay as they were. Taken, the cut copies and then deletes.
+    /// A cut whose clipboard cannot be taken deletes nothing.
+    ///
+    /// The row, the revision and the events stay as they were. Taken, the cut copies and
+    /// then deletes.
     @Test func cutDeletesNothingWithoutTheClipboard() throws {
         let daemon = try InProcessDaemon()
         let ids = try daemon.makeTable("t", ["keep", "cut me"])

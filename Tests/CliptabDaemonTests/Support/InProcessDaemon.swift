@@ -3,8 +3,9 @@ import CliptabCore
 import CliptabDaemon
 import TestSupport
 
-/// The daemon's use cases built in this process, as `Daemon` builds them but without a
-/// store, a bus or a display: a configuration file in a temporary directory, in-memory
+/// The daemon's use cases built in this process, as `Daemon` builds them.
+///
+/// No store, bus or display: a configuration file in a temporary directory, in-memory
 /// persistence, and a recording clipboard. What the bus would announce is recorded.
 final class InProcessDaemon {
     /// Holds the configuration file.
