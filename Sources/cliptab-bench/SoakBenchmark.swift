@@ -5,7 +5,7 @@ import DBus
 import Glibc
 import Posix
 
-/// Issue 7's soak run: eight clients keep a cliptabd busy for some minutes (5 unless
+/// The soak run: eight clients keep a cliptabd busy for some minutes (5 unless
 /// `CLIPTAB_SOAK_MINUTES` says otherwise) while its resident memory is sampled.
 ///
 /// The daemon is the `cliptabd` built beside this benchmark, on a private dbus-daemon and a

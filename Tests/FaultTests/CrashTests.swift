@@ -5,11 +5,11 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 1: `kill -9` of the daemon while clients change tables loses no
+/// `kill -9` of the daemon while clients change tables loses no
 /// acknowledged change, keeps no refused one, and never tears a large change apart.
 @Suite(.serialized)
 struct CrashTests {
-    /// Kills of the random-mutation test (the issue asks for at least 50 per CI run).
+    /// Kills of the random-mutation test (at least 50 per CI run, so that kills land in every phase of a commit).
     static let kills = 100
     /// Clients streaming changes, each on its own connection and its own table.
     static let clients = 4
@@ -23,7 +23,7 @@ struct CrashTests {
         var uncertain: Mutation?
     }
 
-    /// Tallies printed at the end, for the issue's closing note.
+    /// Tallies printed at the end, so that a run shows how much it exercised.
     struct Tally {
         var acknowledged = 0
         var refused = 0

@@ -5,7 +5,7 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 2: a full disk, failing writes and syncs, a read-only data directory,
+/// A full disk, failing writes and syncs, a read-only data directory,
 /// and damaged store files.
 @Suite(.serialized)
 struct DiskFaultTests {

@@ -5,10 +5,10 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 3: hostile D-Bus input from several connections at once.
+/// Hostile D-Bus input from several connections at once.
 @Suite(.serialized)
 struct FuzzTests {
-    /// Calls per run (the issue asks for at least 100,000).
+    /// Calls per run (at least 100,000, so that rare paths are reached).
     static let calls = 100_000
     /// Connections sending at once.
     static let connections = 6

@@ -5,7 +5,7 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 4: X clients that misbehave as requestors of the daemon's clipboard, while
+/// X clients that misbehave as requestors of the daemon's clipboard, while
 /// an honest reader and a D-Bus client keep being served.
 @Suite(.serialized)
 struct HostileXTests {

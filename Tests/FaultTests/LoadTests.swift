@@ -4,7 +4,7 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 5: eight clients making 10,000 mixed calls each, at once, on one table.
+/// Load: eight clients making 10,000 mixed calls each, at once, on one table.
 @Suite(.serialized)
 struct LoadTests {
     /// Clients, each on its own connection.

@@ -5,7 +5,7 @@ import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 6: the session bus and the X display go away under the daemon.
+/// Loss of the session: the session bus and the X display go away under the daemon.
 @Suite(.serialized)
 struct LossTests {
     /// The bus daemon killed (SIGKILL) or stopped (SIGTERM) while a client streams changes:
