@@ -49,7 +49,9 @@ struct ContractDocument {
             guard let kind = table, let name = Self.codeSpan(cells[0]) else { continue }
             switch kind {
             case .method:
-                guard cells.count >= 3 else { throw ContractDocumentError("method row with too few cells: \(line)") }
+                guard cells.count >= 3 else {
+                    throw ContractDocumentError("method row with too few cells: \(line)")
+                }
                 members.append(
                     (
                         version,
@@ -58,9 +60,14 @@ struct ContractDocument {
                             outputs: try Self.arguments(cells[2]))
                     ))
             case .signal:
-                guard cells.count >= 2 else { throw ContractDocumentError("signal row with too few cells: \(line)") }
+                guard cells.count >= 2 else {
+                    throw ContractDocumentError("signal row with too few cells: \(line)")
+                }
                 members.append(
-                    (version, InterfaceMember(kind: .signal, name: name, inputs: try Self.arguments(cells[1]))))
+                    (
+                        version,
+                        InterfaceMember(kind: .signal, name: name, inputs: try Self.arguments(cells[1]))
+                    ))
             case .property: break
             }
         }
@@ -98,7 +105,9 @@ struct ContractDocument {
         guard let span = codeSpan(cell) else { throw ContractDocumentError("arguments not in code: \(cell)") }
         return try span.split(separator: ",").map { item in
             let words = item.split(separator: " ")
-            guard words.count == 2 else { throw ContractDocumentError("not \"type name\": \(item) in \(cell)") }
+            guard words.count == 2 else {
+                throw ContractDocumentError("not \"type name\": \(item) in \(cell)")
+            }
             return InterfaceArgument(name: String(words[1]), type: String(words[0]))
         }
     }

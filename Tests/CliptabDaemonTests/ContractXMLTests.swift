@@ -67,12 +67,24 @@ import Testing
     /// reordered argument, a swapped direction, a missing member, a property made writable.
     @Test(arguments: [
         ("doc", "| `RenameTable` | `s table, s new_name` |", "| `RenameTable` | `s table, s newname` |"),
-        ("doc", "| `GetCell` | `s table, i section, i row` | `s text` |", "| `GetCell` | `s table, u section, i row` | `s text` |"),
-        ("doc", "| `RowMoved` | `s table, t revision, i from_section", "| `RowMoved` | `s table, u revision, i from_section"),
+        (
+            "doc", "| `GetCell` | `s table, i section, i row` | `s text` |",
+            "| `GetCell` | `s table, u section, i row` | `s text` |"
+        ),
+        (
+            "doc", "| `RowMoved` | `s table, t revision, i from_section",
+            "| `RowMoved` | `s table, u revision, i from_section"
+        ),
         ("doc", "`ApiVersion` (`u`", "`ApiVersion` (`i`"),
-        ("xml", "<arg name=\"new_name\" type=\"s\" direction=\"in\"/>", "<arg name=\"new_name\" type=\"s\" direction=\"out\"/>"),
+        (
+            "xml", "<arg name=\"new_name\" type=\"s\" direction=\"in\"/>",
+            "<arg name=\"new_name\" type=\"s\" direction=\"out\"/>"
+        ),
         ("xml", "<signal name=\"TableRemoved\">", "<signal name=\"TableDropped\">"),
-        ("xml", "<property name=\"Tables\" type=\"as\" access=\"read\"/>", "<property name=\"Tables\" type=\"as\" access=\"readwrite\"/>"),
+        (
+            "xml", "<property name=\"Tables\" type=\"as\" access=\"read\"/>",
+            "<property name=\"Tables\" type=\"as\" access=\"readwrite\"/>"
+        ),
         ("xml", "<arg name=\"row_id\" type=\"t\"/>", "<arg name=\"row\" type=\"t\"/>"),
     ])
     func driftIsDetected(file: String, original: String, changed: String) throws {
@@ -96,7 +108,8 @@ import Testing
     @Test func laterVersionsArePinnedOnceDeclared() {
         let contract = [
             InterfaceMember(
-                kind: .method, name: "FindRow", inputs: [.init(name: "table", type: "s"), .init(name: "name", type: "s")],
+                kind: .method, name: "FindRow",
+                inputs: [.init(name: "table", type: "s"), .init(name: "name", type: "s")],
                 outputs: [.init(name: "id", type: "t")])
         ]
         #expect(contractMismatches(contract: contract, declared: [], required: false).isEmpty)

@@ -47,9 +47,10 @@ struct InterfaceMember: Equatable, CustomStringConvertible {
     }
 }
 
-/// What the interface XML gets wrong against the contract: one line per contract member
-/// that is missing from `declared` or declared with other arguments, types, directions or
-/// access. Members the XML declares beyond the contract are allowed (the contract may be
+/// What the interface XML gets wrong against the contract, one line per member.
+///
+/// A line for each contract member that is missing from `declared` or declared with other
+/// arguments, types, directions or access. Members the XML declares beyond the contract are allowed (the contract may be
 /// added to, never changed). `required` false checks only the contract members that the
 /// XML declares at all (the additions of a later API version, pinned once served).
 func contractMismatches(

@@ -46,7 +46,8 @@ enum InterfaceXML {
                 current = nil
             case ("arg", false):
                 guard inInterface, current != nil else { continue }
-                let argument = InterfaceArgument(name: attributes["name"] ?? "", type: attributes["type"] ?? "")
+                let argument = InterfaceArgument(
+                    name: attributes["name"] ?? "", type: attributes["type"] ?? "")
                 if current!.kind == .method && attributes["direction"] == "out" {
                     current!.outputs.append(argument)
                 } else {
