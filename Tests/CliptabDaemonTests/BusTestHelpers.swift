@@ -172,32 +172,11 @@ struct MethodDeclaration {
 /// The methods of `io.github.cliptab.Cliptab1` in the repository's interface XML.
 func declaredMethods() throws -> [MethodDeclaration] {
     let xml = try readFile(repositoryFile("Sources/CliptabDaemon/Bus/io.github.cliptab.Cliptab1.xml"))
-    guard let start = xml.range(of: "<interface name=\"io.github.cliptab.Cliptab1\">") else {
-        throw FixtureError("the XML has no cliptab interface")
+    let methods = try InterfaceXML.members(of: CliptabBus.interface, in: xml).filter { $0.kind == .method }
+    guard !methods.isEmpty else { throw FixtureError("the XML has no cliptab interface") }
+    return methods.map { method in
+        MethodDeclaration(
+            name: method.name, inputs: method.inputs.map { ($0.name, $0.type) },
+            outSignature: method.outputs.map(\.type).joined())
     }
-    func attribute(_ name: String, in line: Substring) -> String? {
-        guard let open = line.range(of: "\(name)=\"") else { return nil }
-        return String(line[open.upperBound...].prefix { $0 != "\"" })
-    }
-    var methods: [MethodDeclaration] = []
-    var current: MethodDeclaration?
-    for line in xml[start.upperBound...].split(separator: "\n") {
-        if line.contains("</interface>") { break }
-        if line.contains("<method "), let name = attribute("name", in: line) {
-            let method = MethodDeclaration(name: name, inputs: [], outSignature: "")
-            if line.contains("/>") { methods.append(method) } else { current = method }
-        } else if line.contains("<arg "), current != nil, let name = attribute("name", in: line),
-            let type = attribute("type", in: line)
-        {
-            if attribute("direction", in: line) == "out" {
-                current!.outSignature += type
-            } else {
-                current!.inputs.append((name, type))
-            }
-        } else if line.contains("</method>"), let method = current {
-            methods.append(method)
-            current = nil
-        }
-    }
-    return methods
 }

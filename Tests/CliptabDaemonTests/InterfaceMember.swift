@@ -1,16 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-/// One argument of a method or signal: its name and its D-Bus type signature.
-struct InterfaceArgument: Equatable, CustomStringConvertible {
-    /// The argument's name (`table`, `from_section`).
-    var name: String
-    /// Its complete D-Bus type (`s`, `a(ssu)`).
-    var type: String
-
-    /// "type name", as the contract document writes it.
-    var description: String { "\(type) \(name)" }
-}
-
 /// A method, signal or property of the cliptab interface, as the contract document or the
 /// interface XML declares it.
 struct InterfaceMember: Equatable, CustomStringConvertible {
@@ -42,7 +31,7 @@ struct InterfaceMember: Equatable, CustomStringConvertible {
         switch kind {
         case .method: return "method \(name)(\(input)) -> (\(output))"
         case .signal: return "signal \(name)(\(input))"
-        case .property: return "property \(name) \(output) \(access ?? "?")"
+        case .property: return "property \(name) \(outputs.map(\.type).joined()) \(access ?? "?")"
         }
     }
 }
