@@ -22,7 +22,10 @@ struct RandomModelTests {
     /// The seeds of one batch: a fixed series, or only the one of `CLIPTAB_TEST_SEED` (in the
     /// first batch), which repeats a reported failure.
     static func seeds(batch: Int) -> [UInt64] {
-        if let requested = SeededRandom.requested { return batch == 0 ? [requested] : [] }
+        if let requested = SeededRandom.requested {
+            if batch == 0 { print("randomized model: only seed \(requested), from \(SeededRandom.variable)") }
+            return batch == 0 ? [requested] : []
+        }
         let seeds = (0..<sequences).map {
             UInt64(batch * sequences + $0) &* 0x9E37_79B9_7F4A_7C15 ^ 0x00C1_1F7A_B000_0001
         }
