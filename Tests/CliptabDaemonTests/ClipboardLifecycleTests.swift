@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -33,13 +35,10 @@ private let tkClipboardManager = """
 struct ClipboardLifecycleTests {
     /// A daemon on a private bus and display, with a table "t" and a secret table "pw".
     final class Setup {
-        let display: VirtualDisplay
-        let daemon: DaemonFixture
+        let daemon: DaemonProcess
 
         init(arguments: [String] = []) throws {
-            display = try VirtualDisplay()
-            daemon = try DaemonFixture(
-                extraArguments: arguments, extraEnvironment: ["DISPLAY": display.display])
+            daemon = try DaemonProcess(arguments: arguments, withDisplay: true)
             try daemon.call("CreateTable", [s("t")])
             try daemon.call("CreateTable", [s("pw")])
             try daemon.call("SetSecret", [s("pw"), .boolean(true)])
@@ -73,8 +72,8 @@ struct ClipboardLifecycleTests {
 
         /// Stops the daemon with SIGTERM, as a session ending does, and waits for its exit.
         func stopDaemon() {
-            daemon.daemon.signal(SIGTERM)
-            #expect(daemon.daemon.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
+            daemon.process.signal(SIGTERM)
+            #expect(daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
         }
     }
 
@@ -105,14 +104,14 @@ struct ClipboardLifecycleTests {
         #expect(try setup.clipboard() == "to be cleared")
         #expect(try setup.daemon.call("ClearClipboard") == [])
         #expect(try setup.clipboard() == nil, "CLIPBOARD still has an owner after ClearClipboard")
-        #expect(setup.daemon.errorName("GetClipboard") == errorPrefix + "ClipboardEmpty")
+        #expect(setup.daemon.errorName("GetClipboard") == CliptabBus.errorPrefix + "ClipboardEmpty")
     }
 
     /// With nobody owning CLIPBOARD, GetClipboard answers ClipboardEmpty.
     @Test func getClipboardWithNoOwnerIsEmpty() throws {
         let setup = try Setup()
         #expect(try setup.clipboard() == nil)
-        #expect(setup.daemon.errorName("GetClipboard") == errorPrefix + "ClipboardEmpty")
+        #expect(setup.daemon.errorName("GetClipboard") == CliptabBus.errorPrefix + "ClipboardEmpty")
     }
 
     /// At exit the daemon hands a copy to the running clipboard manager (SAVE_TARGETS), so
@@ -128,12 +127,13 @@ struct ClipboardLifecycleTests {
         #expect(try secretSetup.clipboard() == nil)
 
         // A second daemon on the same display, with the same manager still running.
-        let daemon = try DaemonFixture(extraEnvironment: ["DISPLAY": secretSetup.display.display])
+        let display = try #require(secretSetup.daemon.display)
+        let daemon = try DaemonProcess(environment: ["DISPLAY": display])
         try daemon.call("CreateTable", [s("t")])
         try daemon.call("InsertRow", [s("t"), i(0), i(0), s("keep me ✓")])
         try daemon.call("Copy", [s("t"), i(0), i(0)])
-        daemon.daemon.signal(SIGTERM)
-        #expect(daemon.daemon.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
+        daemon.process.signal(SIGTERM)
+        #expect(daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
         #expect(manager.readLine(timeoutMilliseconds: 10_000) == "saved", "no SAVE_TARGETS hand-over at exit")
         #expect(try secretSetup.clipboard() == "keep me ✓")
     }
