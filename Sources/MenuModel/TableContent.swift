@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+
+/// A table's sections and rows as menu lines, fetched page by page as they are shown.
+///
+/// Each section is laid out as its header line (when it has a header), its rows, an "end of
+/// section" choice (only for picking a move's destination) and its footer line. Only the
+/// counts are needed to lay out the lines, so a table of 100,000 rows opens after one page.
+public final class TableContent: MenuContent {
+    /// The text of the "end of section" choice of a move's destination list.
+    public static let endOfSectionText = "↧ end of section"
+
+    private let source: RowSource
+    private let outlines: [SectionOutline]
+    private let names: [UInt64: String]
+    private let endItems: Bool
+    private let pageSize: Int
+    /// The first line of each section, and the total as the last element.
+    private let starts: [Int]
+    /// The fetched rows of each section (nil = not fetched yet).
+    private var fetched: [[Entry?]]
+    /// The first error of a fetch; later lines show as placeholders.
+    public private(set) var failure: (any Error)?
+    /// How many fetches were made (for tests of the paging).
+    public private(set) var fetchCount = 0
+
+    private struct Entry {
+        let row: FetchedRow
+        let shown: String
+        let folded: String
+    }
+
+    /// Lays out `outlines`; rows come from `source` in pages of `pageSize`, names from `names`
+    /// (row id → name); `endItems` adds an "end of section" choice to each section.
+    public init(
+        source: RowSource, outlines: [SectionOutline], names: [UInt64: String] = [:], endItems: Bool = false,
+        pageSize: Int = 100
+    ) {
+        self.source = source
+        self.outlines = outlines
+        self.names = names
+        self.endItems = endItems
+        self.pageSize = max(1, pageSize)
+        var starts: [Int] = []
+        var next = 0
+        for outline in outlines {
+            starts.append(next)
+            next += (outline.header.isEmpty ? 0 : 1) + outline.rowCount + (endItems ? 1 : 0)
+                + (outline.footer.isEmpty ? 0 : 1)
+        }
+        starts.append(next)
+        self.starts = starts
+        fetched = outlines.map { [Entry?](repeating: nil, count: $0.rowCount) }
+    }
+
+    /// How many lines there are.
+    public var count: Int { starts[starts.count - 1] }
+
+    /// Where line `index` falls: its section and the offset within the section's lines.
+    private func locate(_ index: Int) -> (section: Int, offset: Int) {
+        var low = 0
+        var high = outlines.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if starts[middle] <= index { low = middle } else { high = middle - 1 }
+        }
+        return (low, index - starts[low])
+    }
+
+    /// What a line of section `section` at `offset` is, and its row index for rows.
+    private func place(_ section: Int, _ offset: Int) -> (kind: MenuLineKind, row: Int, isEnd: Bool) {
+        let outline = outlines[section]
+        var offset = offset
+        if !outline.header.isEmpty {
+            if offset == 0 { return (.header, 0, false) }
+            offset -= 1
+        }
+        if offset < outline.rowCount { return (.choice, offset, false) }
+        offset -= outline.rowCount
+        if endItems {
+            if offset == 0 { return (.choice, outline.rowCount, true) }
+        }
+        return (.footer, 0, false)
+    }
+
+    /// What line `index` is.
+    public func kind(at index: Int) -> MenuLineKind {
+        let (section, offset) = locate(index)
+        return place(section, offset).kind
+    }
+
+    /// Line `index`, fetching its page if needed.
+    public func line(at index: Int) -> MenuLine {
+        let (section, offset) = locate(index)
+        let (kind, row, isEnd) = place(section, offset)
+        let outline = outlines[section]
+        switch kind {
+        case .header: return MenuLine(kind: .header, text: outline.header, section: section)
+        case .footer: return MenuLine(kind: .footer, text: outline.footer, section: section)
+        case .choice:
+            if isEnd {
+                return MenuLine(kind: .choice, text: Self.endOfSectionText, section: section, row: row)
+            }
+            guard let entry = entry(section, row) else {
+                return MenuLine(kind: .choice, text: "…", section: section, row: row)
+            }
+            return MenuLine(
+                kind: .choice, text: entry.shown, name: names[entry.row.id], section: section, row: row,
+                id: entry.row.id)
+        }
+    }
+
+    /// Whether row line `index` contains `needle` in its text or name (end items never do).
+    public func matches(_ index: Int, _ needle: String) -> Bool {
+        let (section, offset) = locate(index)
+        let (kind, row, isEnd) = place(section, offset)
+        guard kind == .choice, !isEnd, let entry = entry(section, row) else { return false }
+        if entry.folded.contains(needle) { return true }
+        return names[entry.row.id].map { $0.lowercased().contains(needle) } ?? false
+    }
+
+    /// Fetches every row not fetched yet, one call per section.
+    public func loadAll() {
+        for section in outlines.indices where fetched[section].contains(where: { $0 == nil }) {
+            store(section, offset: 0, limit: 0)
+        }
+    }
+
+    /// The fetched row `row` of `section`, fetching its page first when needed.
+    private func entry(_ section: Int, _ row: Int) -> Entry? {
+        if let entry = fetched[section][row] { return entry }
+        guard failure == nil else { return nil }
+        store(section, offset: row - row % pageSize, limit: pageSize)
+        return fetched[section][row]
+    }
+
+    /// Fetches rows of `section` and keeps them.
+    private func store(_ section: Int, offset: Int, limit: Int) {
+        guard failure == nil else { return }
+        fetchCount += 1
+        do {
+            let rows = try source.rows(section: section, offset: offset, limit: limit)
+            for (index, row) in rows.enumerated() where offset + index < fetched[section].count {
+                fetched[section][offset + index] = Entry(
+                    row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased())
+            }
+            // Rows deleted since the counts were read: shown as gone, never fetched again.
+            let end = limit == 0 ? fetched[section].count : min(fetched[section].count, offset + limit)
+            for missing in offset..<max(offset, end) where fetched[section][missing] == nil {
+                fetched[section][missing] = Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)", folded: "")
+            }
+        } catch {
+            failure = error
+        }
+    }
+}

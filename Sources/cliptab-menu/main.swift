@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// cliptab-menu: the popup that `cliptab menu [TABLE]` runs. It only wires: the settings,
+// the daemon link, and the menu over them.
+import Glibc
+import Posix
+
+SignalMask.ignoreBrokenPipe()
+var table: String?
+var configPath: String?
+var timeout: Int32 = 5000
+var words = Array(CommandLine.arguments.dropFirst())[...]
+/// Writes `text` to standard error.
+func printError(_ text: String) {
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
+/// Prints a usage error and ends the process with status 2.
+func usage(_ text: String) -> Never {
+    printError("cliptab-menu: \(text)\nusage: cliptab-menu [--config FILE] [--timeout MS] [TABLE]\n")
+    exit(MenuExit.usage)
+}
+while let word = words.popFirst() {
+    switch word {
+    case "--config":
+        guard let value = words.popFirst() else { usage("--config needs a file") }
+        configPath = value
+    case "--timeout":
+        guard let value = words.popFirst(), let number = Int32(value), number > 0 else {
+            usage("--timeout needs milliseconds")
+        }
+        timeout = number
+    case "--":
+        if let value = words.popFirst() { table = value }
+    default:
+        if word.hasPrefix("-") { usage("unknown option \(word)") }
+        guard table == nil else { usage("one table at most") }
+        table = word
+    }
+}
+var settings = MenuSettings()
+if let path = MenuSettings.path(given: configPath), let file = fopen(path, "r") {
+    var text = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        text += buffer[..<count]
+    }
+    fclose(file)
+    let (parsed, problems) = MenuSettings.parse(String(decoding: text, as: UTF8.self), file: path)
+    settings = parsed
+    for problem in problems { printError("cliptab menu: \(problem); using the default\n") }
+} else if let configPath {
+    printError("cliptab-menu: cannot read \(configPath)\n")
+    exit(MenuExit.usage)
+}
+do {
+    let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
+    exit(MenuApp(link: link, settings: settings).run(table: table))
+} catch {
+    printError("cliptab menu: cannot reach the session bus: \(error)\n")
+    exit(MenuExit.unavailable)
+}
