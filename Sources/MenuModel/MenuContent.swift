@@ -6,6 +6,8 @@ public protocol MenuContent: AnyObject {
     var count: Int { get }
     /// What line `index` is, without fetching its text.
     func kind(at index: Int) -> MenuLineKind
+    /// The section line `index` belongs to (never fetches).
+    func section(at index: Int) -> Int
     /// Line `index` (fetching its page when it is not there yet).
     func line(at index: Int) -> MenuLine
     /// Whether line `index` passes `needle` (already lowercased); titles are judged by the list.
@@ -29,6 +31,8 @@ public final class ChoiceContent: MenuContent {
     public var count: Int { lines.count }
     /// Always `.choice`.
     public func kind(at index: Int) -> MenuLineKind { .choice }
+    /// Always 0: choices have no sections.
+    public func section(at index: Int) -> Int { 0 }
     /// The choice at `index`.
     public func line(at index: Int) -> MenuLine { lines[index] }
     /// Whether the choice's text contains `needle`.

@@ -68,7 +68,7 @@ public final class MenuList {
         var section = -1
         for index in 0..<content.count {
             let kind = content.kind(at: index)
-            let lineSection = content.line(at: index).section
+            let lineSection = content.section(at: index)
             if lineSection != section {
                 section = lineSection
                 pendingHeader = nil

@@ -88,6 +88,9 @@ public final class TableContent: MenuContent {
         return place(section, offset).kind
     }
 
+    /// The section of line `index`.
+    public func section(at index: Int) -> Int { locate(index).section }
+
     /// Line `index`, fetching its page if needed.
     public func line(at index: Int) -> MenuLine {
         let (section, offset) = locate(index)
