@@ -50,6 +50,14 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ("store", ["data_dir", "durability"]),
         ("limits", ["cell_bytes", "rows_per_table", "sections_per_table"]),
         ("log", ["level"]),
+        // Read by cliptab-menu; the daemon only checks that the keys exist.
+        (
+            "menu",
+            [
+                "font", "rows", "width", "background", "foreground", "title", "selected_background",
+                "selected_foreground", "enter",
+            ]
+        ),
         ("table", ["actions", "secret"]),
     ]
 
@@ -164,6 +172,8 @@ public struct ParsedConfiguration: Equatable, Sendable {
                 )
                 continue
             }
+            // The popup's settings are cliptab-menu's to read and judge.
+            if entry.section == "menu" { continue }
             lines["\(entry.section).\(entry.key)"] = entry.line
             do {
                 try Self.set(entry.key, entry.value, in: &configuration, environment: environment)
