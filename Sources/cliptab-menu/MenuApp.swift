@@ -60,7 +60,10 @@ final class MenuApp {
         do {
             signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
             try open(firstCount: firstCount(first))
+            // Grabbed on the root window before the window shows: once it is seen, every key
+            // comes to the menu.
             try connection.grabInput()
+            surface.map()
         } catch {
             return report(error)
         }
@@ -89,7 +92,7 @@ final class MenuApp {
             names: link.rowNames(table), endItems: endItems, pageSize: max(50, settings.rows * 3))
     }
 
-    /// Opens the display, the font and the colours, and maps the window at the pointer.
+    /// Opens the display, the font and the colours, and makes the window at the pointer.
     private func open(firstCount: Int) throws {
         let connection = try PopupConnection.open()
         self.connection = connection
@@ -107,7 +110,6 @@ final class MenuApp {
         surface = try PopupSurface.create(
             on: connection, frame: frame, background: colors.background, className: "cliptab-menu")
         painter = MenuPainter(surface: surface, font: font, colors: colors, lineHeight: lineHeight, padding: padding)
-        surface.map()
     }
 
     /// Shows `screen` on top, sized to the window.
