@@ -74,8 +74,18 @@ let package = Package(
             ]
         ),
         // The popup that `cliptab menu` runs: the only executable that links X11 drawing.
+        // Released like cliptab (see below), since it too starts on a key press and every
+        // millisecond before its first frame shows.
         .executableTarget(
-            name: "cliptab-menu", dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"]),
+            name: "cliptab-menu", dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
+                        "-Xclang-linker", "-no-pie",
+                    ],
+                    .when(configuration: .release))
+            ]),
         .executableTarget(
             name: "cliptab-bench",
             dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "Posix", "PopupWindow"]),

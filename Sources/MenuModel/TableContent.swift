@@ -16,8 +16,9 @@ public final class TableContent: MenuContent {
     private let pageSize: Int
     /// The first line of each section, and the total as the last element.
     private let starts: [Int]
-    /// The fetched rows of each section (nil = not fetched yet).
-    private var fetched: [[Entry?]]
+    /// The fetched pages of each section, by page number: nothing is kept (or allocated)
+    /// for rows never shown.
+    private var pages: [[Int: [Entry]]]
     /// The first error of a fetch; later lines show as placeholders.
     public private(set) var failure: (any Error)?
     /// How many fetches were made (for tests of the paging).
@@ -49,7 +50,7 @@ public final class TableContent: MenuContent {
         }
         starts.append(next)
         self.starts = starts
-        fetched = outlines.map { [Entry?](repeating: nil, count: $0.rowCount) }
+        pages = outlines.map { _ in [:] }
     }
 
     /// How many lines there are.
@@ -123,33 +124,50 @@ public final class TableContent: MenuContent {
 
     /// Fetches every row not fetched yet, one call per section.
     public func loadAll() {
-        for section in outlines.indices where fetched[section].contains(where: { $0 == nil }) {
-            store(section, offset: 0, limit: 0)
+        for section in outlines.indices {
+            let pageCount = (outlines[section].rowCount + pageSize - 1) / pageSize
+            if pages[section].count < pageCount { store(section, offset: 0, limit: 0) }
         }
     }
 
     /// The fetched row `row` of `section`, fetching its page first when needed.
     private func entry(_ section: Int, _ row: Int) -> Entry? {
-        if let entry = fetched[section][row] { return entry }
-        guard failure == nil else { return nil }
-        store(section, offset: row - row % pageSize, limit: pageSize)
-        return fetched[section][row]
+        let page = row / pageSize
+        if pages[section][page] == nil {
+            guard failure == nil else { return nil }
+            store(section, offset: page * pageSize, limit: pageSize)
+        }
+        guard let entries = pages[section][page], row % pageSize < entries.count else { return nil }
+        return entries[row % pageSize]
     }
 
-    /// Fetches rows of `section` and keeps them.
+    /// Fetches rows of `section` (`limit` 0: all from `offset`) and keeps them by page.
     private func store(_ section: Int, offset: Int, limit: Int) {
         guard failure == nil else { return }
         fetchCount += 1
+        let rowCount = outlines[section].rowCount
+        let end = limit == 0 ? rowCount : min(rowCount, offset + limit)
         do {
             let rows = try source.rows(section: section, offset: offset, limit: limit)
-            for (index, row) in rows.enumerated() where offset + index < fetched[section].count {
-                fetched[section][offset + index] = Entry(
-                    row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased())
-            }
-            // Rows deleted since the counts were read: shown as gone, never fetched again.
-            let end = limit == 0 ? fetched[section].count : min(fetched[section].count, offset + limit)
-            for missing in offset..<max(offset, end) where fetched[section][missing] == nil {
-                fetched[section][missing] = Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)", folded: "")
+            var index = offset
+            while index < end {
+                let page = index / pageSize
+                let pageEnd = min(end, (page + 1) * pageSize)
+                var entries: [Entry] = []
+                entries.reserveCapacity(pageEnd - index)
+                for position in index..<pageEnd {
+                    let fetched = position - offset
+                    if fetched < rows.count {
+                        let row = rows[fetched]
+                        entries.append(
+                            Entry(row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased()))
+                    } else {
+                        // Rows deleted since the counts were read: shown as gone, not fetched again.
+                        entries.append(Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)", folded: ""))
+                    }
+                }
+                pages[section][page] = entries
+                index = pageEnd
             }
         } catch {
             failure = error

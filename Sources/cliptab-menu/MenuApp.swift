@@ -63,12 +63,14 @@ final class MenuApp {
             // Grabbed on the root window before the window shows: once it is seen, every key
             // comes to the menu.
             try connection.grabInput()
-            surface.map()
         } catch {
             return report(error)
         }
         push(first, prompt: prompt)
+        // The first frame is drawn before the window shows, so it never shows empty.
         paint()
+        surface.map()
+        surface.present()
         surface.startInputMethod()
         let status = loop(signals)
         // Every way out passes here: the grab is released before the process ends.
