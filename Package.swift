@@ -77,7 +77,8 @@ let package = Package(
         // Released like cliptab (see below), since it too starts on a key press and every
         // millisecond before its first frame shows.
         .executableTarget(
-            name: "cliptab-menu", dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"],
+            name: "cliptab-menu",
+            dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"],
             linkerSettings: [
                 .unsafeFlags(
                     [
@@ -107,7 +108,8 @@ let package = Package(
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
         .testTarget(
-            name: "MenuTests", dependencies: ["DBus", "Posix", "TestSupport", "cliptabd", "cliptab", "cliptab-menu"]),
+            name: "MenuTests",
+            dependencies: ["DBus", "Posix", "TestSupport", "cliptabd", "cliptab", "cliptab-menu"]),
         .testTarget(name: "FaultTests", dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd"]),
     ]
 )

@@ -148,7 +148,8 @@ public final class MenuList {
         let clamped = min(max(0, target), count - 1)
         let forward = scroll > 0
         cursor =
-            firstChoice(from: clamped, step: forward ? 1 : -1) ?? firstChoice(from: clamped, step: forward ? -1 : 1)
+            firstChoice(from: clamped, step: forward ? 1 : -1)
+            ?? firstChoice(from: clamped, step: forward ? -1 : 1)
         top = min(max(0, top + scroll), max(0, count - visibleRows))
         scrollToCursor()
     }

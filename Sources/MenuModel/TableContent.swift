@@ -45,7 +45,8 @@ public final class TableContent: MenuContent {
         var next = 0
         for outline in outlines {
             starts.append(next)
-            next += (outline.header.isEmpty ? 0 : 1) + outline.rowCount + (endItems ? 1 : 0)
+            next +=
+                (outline.header.isEmpty ? 0 : 1) + outline.rowCount + (endItems ? 1 : 0)
                 + (outline.footer.isEmpty ? 0 : 1)
         }
         starts.append(next)

@@ -63,7 +63,8 @@ public final class MapWatcher {
         let first = UnsafeRawPointer(data).load(as: UInt32.self) & 0x00ff_ffff
         for y in 0..<Int(picture.height) {
             let line = UnsafeRawPointer(data + y * Int(picture.bytes_per_line))
-            for x in 0..<Int(picture.width) where line.load(fromByteOffset: x * 4, as: UInt32.self) & 0x00ff_ffff != first {
+            for x in 0..<Int(picture.width)
+            where line.load(fromByteOffset: x * 4, as: UInt32.self) & 0x00ff_ffff != first {
                 return true
             }
         }

@@ -19,7 +19,8 @@ public final class PopupColor {
         let screen = connection.screen
         guard
             XftColorAllocName(
-                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), name, &made.color) != 0
+                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), name, &made.color
+            ) != 0
         else {
             throw PopupError("cannot allocate the colour \"\(name)\"")
         }

@@ -30,7 +30,8 @@ public final class PopupConnection {
         // Xutf8LookupString and the input method follow the locale's character type.
         setlocale(LC_CTYPE, "")
         guard let display = XOpenDisplay(name) else {
-            throw PopupError("cannot open the X display \(name ?? String(cString: getenv("DISPLAY") ?? strdup("")))")
+            throw PopupError(
+                "cannot open the X display \(name ?? String(cString: getenv("DISPLAY") ?? strdup("")))")
         }
         // The default handler ends the process on any protocol error (an odd glyph, a window
         // gone); the popup would rather draw on.
@@ -62,7 +63,8 @@ public final class PopupConnection {
     /// The whole screen.
     public var screenRect: PopupRect {
         PopupRect(
-            x: 0, y: 0, width: Int(XDisplayWidth(display, screen)), height: Int(XDisplayHeight(display, screen)))
+            x: 0, y: 0, width: Int(XDisplayWidth(display, screen)),
+            height: Int(XDisplayHeight(display, screen)))
     }
 
     /// The monitor the popup belongs on: the smallest Xinerama head holding the point
@@ -78,7 +80,9 @@ public final class PopupConnection {
             let head = heads[index]
             let rect = PopupRect(
                 x: Int(head.x_org), y: Int(head.y_org), width: Int(head.width), height: Int(head.height))
-            if rect.contains(x: x, y: y) && (best.map { rect.width * rect.height < $0.width * $0.height } ?? true) {
+            if rect.contains(x: x, y: y)
+                && (best.map { rect.width * rect.height < $0.width * $0.height } ?? true)
+            {
                 best = rect
             }
         }
@@ -110,12 +114,14 @@ public final class PopupConnection {
         for _ in 0..<1000 {
             if !keyboard {
                 keyboard =
-                    XGrabKeyboard(display, root, True, GrabModeAsync, GrabModeAsync, UInt(CurrentTime)) == GrabSuccess
+                    XGrabKeyboard(display, root, True, GrabModeAsync, GrabModeAsync, UInt(CurrentTime))
+                    == GrabSuccess
             }
             if !pointer {
                 pointer =
                     XGrabPointer(
-                        display, root, True, pointerMask, GrabModeAsync, GrabModeAsync, 0, 0, UInt(CurrentTime))
+                        display, root, True, pointerMask, GrabModeAsync, GrabModeAsync, 0, 0,
+                        UInt(CurrentTime))
                     == GrabSuccess
             }
             if keyboard && pointer { return }

@@ -55,7 +55,11 @@ public final class PopupFont {
         var high = characters.count
         while low < high {
             let middle = (low + high + 1) / 2
-            if width(of: String(characters[..<middle]) + "…") <= limit { low = middle } else { high = middle - 1 }
+            if width(of: String(characters[..<middle]) + "…") <= limit {
+                low = middle
+            } else {
+                high = middle - 1
+            }
         }
         return String(characters[..<low]) + "…"
     }

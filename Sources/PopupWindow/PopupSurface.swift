@@ -29,8 +29,10 @@ public final class PopupSurface {
         self.frame = frame
     }
 
-    /// Creates the window at `frame` with `background`, named `className` for WM_CLASS, as a
-    /// popup menu that no window manager frames or moves. Not mapped yet.
+    /// Creates the window at `frame` (not mapped yet).
+    ///
+    /// It has `background`, is named `className` for WM_CLASS, and is a popup menu that no
+    /// window manager frames or moves.
     ///
     /// The corresponding C function is `XCreateWindow`.
     public static func create(
@@ -114,7 +116,8 @@ public final class PopupSurface {
     public func fill(x: Int, y: Int, width: Int, height: Int, color: PopupColor) {
         XSetForeground(connection.display, context, color.pixel)
         XFillRectangle(
-            connection.display, pixmap, context, Int32(x), Int32(y), UInt32(max(0, width)), UInt32(max(0, height)))
+            connection.display, pixmap, context, Int32(x), Int32(y), UInt32(max(0, width)),
+            UInt32(max(0, height)))
     }
 
     /// Draws `text` with its baseline at `baseline`, starting at `x`.
@@ -127,7 +130,8 @@ public final class PopupSurface {
     /// Copies the pixmap to the window and sends it.
     public func present() {
         XCopyArea(
-            connection.display, pixmap, window, context, 0, 0, UInt32(frame.width), UInt32(frame.height), 0, 0)
+            connection.display, pixmap, window, context, 0, 0, UInt32(frame.width), UInt32(frame.height), 0, 0
+        )
         XFlush(connection.display)
     }
 
@@ -179,7 +183,8 @@ public final class PopupSurface {
         var length: Int32
         if let inputContext {
             var status: Int32 = 0
-            length = Xutf8LookupString(inputContext, &event, &buffer, Int32(buffer.count - 1), &keysym, &status)
+            length = Xutf8LookupString(
+                inputContext, &event, &buffer, Int32(buffer.count - 1), &keysym, &status)
             if status == XBufferOverflow {
                 buffer = [CChar](repeating: 0, count: Int(length) + 1)
                 length = Xutf8LookupString(inputContext, &event, &buffer, length, &keysym, &status)
@@ -188,7 +193,9 @@ public final class PopupSurface {
         } else {
             length = XLookupString(&event, &buffer, Int32(buffer.count - 1), &keysym, nil)
             // Latin-1 bytes without an input method: re-encode them as UTF-8.
-            let latin = buffer[..<Int(max(0, length))].map { Character(Unicode.Scalar(UInt8(bitPattern: $0))) }
+            let latin = buffer[..<Int(max(0, length))].map {
+                Character(Unicode.Scalar(UInt8(bitPattern: $0)))
+            }
             let text = String(latin)
             buffer = Array(text.utf8CString)
             length = Int32(text.utf8.count)

@@ -2,8 +2,8 @@
 import CliptabCore
 import DBus
 import Glibc
-import Posix
 import PopupWindow
+import Posix
 
 /// Issue 14's figures: the time from starting a menu to its window mapped and painted, for
 /// `cliptab menu` (rows from the daemon) beside `dmenu -l 20` and `rofi -dmenu` (the same
@@ -28,15 +28,21 @@ enum MenuBenchmark {
         for count in [1000, 100_000] {
             let lines = (0..<count).map { "snippet \($0): some text to paste, \($0 * 7919 % 100_003)" }
             let data = lines.joined(separator: "\n") + "\n"
-            try session.call(client, "ImportTable", [.string("t\(count)"), .string("lines"), .string(data), .boolean(true)])
+            try session.call(
+                client, "ImportTable",
+                [.string("t\(count)"), .string("lines"), .string(data), .boolean(true)])
             try ClipboardBenchmark.write(data, to: session.root + "/t\(count).txt")
         }
         let subjects = [
             Subject(label: "cliptab menu, 1,000 rows", command: "exec \(cliptab) menu t1000"),
-            Subject(label: "dmenu -l 20, 1,000 lines", command: "exec \(dmenu) -l 20 < \(session.root)/t1000.txt"),
-            Subject(label: "rofi -dmenu, 1,000 lines", command: "exec \(rofi) -dmenu < \(session.root)/t1000.txt"),
+            Subject(
+                label: "dmenu -l 20, 1,000 lines", command: "exec \(dmenu) -l 20 < \(session.root)/t1000.txt"),
+            Subject(
+                label: "rofi -dmenu, 1,000 lines", command: "exec \(rofi) -dmenu < \(session.root)/t1000.txt"),
             Subject(label: "cliptab menu, 100,000 rows", command: "exec \(cliptab) menu t100000"),
-            Subject(label: "dmenu -l 20, 100,000 lines", command: "exec \(dmenu) -l 20 < \(session.root)/t100000.txt"),
+            Subject(
+                label: "dmenu -l 20, 100,000 lines",
+                command: "exec \(dmenu) -l 20 < \(session.root)/t100000.txt"),
             // The popup alone, without the exec from cliptab (for reference: no goal).
             Subject(label: "cliptab-menu, 1,000 rows", command: "exec \(popup) t1000"),
         ]
@@ -57,12 +63,15 @@ enum MenuBenchmark {
         Report.row(["ratio", "value", "goal", ""], [30, 10, 8, 8])
         for (label, ratio, goal) in ratios {
             Report.row(
-                [label, Report.number(ratio, 2), "<= \(goal)", ratio <= goal ? "met" : "MISSED"], [30, 10, 8, 8])
+                [label, Report.number(ratio, 2), "<= \(goal)", ratio <= goal ? "met" : "MISSED"],
+                [30, 10, 8, 8])
         }
     }
 
     /// The median time to paint of each subject, in milliseconds.
-    static func measure(_ subjects: [Subject], environment: [String: String], display: String?) throws -> [Double] {
+    static func measure(_ subjects: [Subject], environment: [String: String], display: String?) throws
+        -> [Double]
+    {
         let connection = try PopupConnection.open(display)
         let watcher = MapWatcher(connection: connection)
         var samples = [[UInt64]](repeating: [], count: subjects.count)
@@ -84,7 +93,8 @@ enum MenuBenchmark {
     {
         watcher.reset()
         let start = MonotonicClock.nanoseconds()
-        let child = try ChildProcess.spawn("sh", ["-c", command], environment: environment, stdout: .null, stderr: .null)
+        let child = try ChildProcess.spawn(
+            "sh", ["-c", command], environment: environment, stdout: .null, stderr: .null)
         let painted = watcher.waitForPaintedWindow(timeoutMilliseconds: 20_000)
         let elapsed = MonotonicClock.nanoseconds() - start
         child.terminate(graceMilliseconds: 2000)

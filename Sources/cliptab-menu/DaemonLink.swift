@@ -29,7 +29,8 @@ final class DaemonLink {
     /// Connects to the session bus.
     static func connect(timeoutMilliseconds: Int32) throws -> DaemonLink {
         do {
-            return DaemonLink(connection: try BusConnection.connect(), timeoutMilliseconds: timeoutMilliseconds)
+            return DaemonLink(
+                connection: try BusConnection.connect(), timeoutMilliseconds: timeoutMilliseconds)
         } catch let error as BusError {
             throw DaemonFailure(error: error, isGone: true)
         }
@@ -54,7 +55,8 @@ final class DaemonLink {
         } catch let error as BusError {
             throw DaemonFailure(
                 error: error,
-                isGone: Self.goneNames.contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn"))
+                isGone: Self.goneNames.contains(error.name)
+                    || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn"))
         }
     }
 
@@ -65,7 +67,8 @@ final class DaemonLink {
         } catch {
             throw DaemonFailure(
                 error: BusError(
-                    name: BusErrorName.failed, message: "cliptabd answered \(member) with an unexpected reply"),
+                    name: BusErrorName.failed, message: "cliptabd answered \(member) with an unexpected reply"
+                ),
                 isGone: false)
         }
     }
@@ -105,13 +108,15 @@ final class DaemonLink {
 
     /// The row's actions, in the daemon's order.
     func actions(_ row: MenuRow) throws -> [String] {
-        let values = try call("GetActions", [.string(row.table), .int32(Int32(row.section)), .int32(Int32(row.row))])
+        let values = try call(
+            "GetActions", [.string(row.table), .int32(Int32(row.section)), .int32(Int32(row.row))])
         return try read("GetActions") { () throws(BusValueMismatch) in try values.strings(at: 0) }
     }
 
     /// The row's text.
     func text(_ row: MenuRow) throws -> String {
-        let values = try call("GetCell", [.string(row.table), .int32(Int32(row.section)), .int32(Int32(row.row))])
+        let values = try call(
+            "GetCell", [.string(row.table), .int32(Int32(row.section)), .int32(Int32(row.row))])
         return try read("GetCell") { () throws(BusValueMismatch) in try values.string(at: 0) }
     }
 
@@ -146,7 +151,8 @@ final class DaemonRows: RowSource {
     /// `GetRows` for one page (or all rows for `limit` 0).
     func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
         let values = try link.call(
-            "GetRows", [.string(table), .int32(Int32(section)), .uint32(UInt32(offset)), .uint32(UInt32(limit))])
+            "GetRows",
+            [.string(table), .int32(Int32(section)), .uint32(UInt32(offset)), .uint32(UInt32(limit))])
         guard let pairs = try? values.structures(at: 0, expected: "(ts)") else {
             throw DaemonFailure(
                 error: BusError(name: BusErrorName.failed, message: "cliptabd answered GetRows unexpectedly"),

@@ -2,8 +2,8 @@
 import DBus
 import Glibc
 import MenuModel
-import Posix
 import PopupWindow
+import Posix
 
 /// How the menu ended, as its exit status.
 enum MenuExit {
@@ -45,10 +45,13 @@ final class MenuApp {
         let prompt: String
         do {
             if let table {
-                first = .list(.rows(table: table), MenuList(content: try tableContent(table), visibleRows: settings.rows))
+                first = .list(
+                    .rows(table: table),
+                    MenuList(content: try tableContent(table), visibleRows: settings.rows))
                 prompt = table
             } else {
-                first = .list(.tables, MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows))
+                first = .list(
+                    .tables, MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows))
                 prompt = "tables"
             }
         } catch let failure as DaemonFailure {
@@ -111,7 +114,8 @@ final class MenuApp {
             width: width, height: (visibleRows + 1) * lineHeight, atX: pointer.x, y: pointer.y)
         surface = try PopupSurface.create(
             on: connection, frame: frame, background: colors.background, className: "cliptab-menu")
-        painter = MenuPainter(surface: surface, font: font, colors: colors, lineHeight: lineHeight, padding: padding)
+        painter = MenuPainter(
+            surface: surface, font: font, colors: colors, lineHeight: lineHeight, padding: padding)
     }
 
     /// Shows `screen` on top, sized to the window.
@@ -123,7 +127,8 @@ final class MenuApp {
 
     private func paint() {
         guard let screen = session.current else { return }
-        painter.paint(screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message)
+        painter.paint(
+            screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message)
     }
 
     /// Reads events and signals until the menu closes; returns the exit status.
@@ -189,7 +194,10 @@ final class MenuApp {
         do {
             return (try carry(request), true)
         } catch let failure as DaemonFailure {
-            return (show(failure.description, status: failure.isGone ? MenuExit.unavailable : MenuExit.cancelled), true)
+            return (
+                show(failure.description, status: failure.isGone ? MenuExit.unavailable : MenuExit.cancelled),
+                true
+            )
         } catch {
             return (show("\(error)", status: MenuExit.cancelled), true)
         }
@@ -211,7 +219,10 @@ final class MenuApp {
         case .close:
             return MenuExit.cancelled
         case .openTable(let table):
-            push(.list(.rows(table: table), MenuList(content: try tableContent(table), visibleRows: visibleRows)), prompt: table)
+            push(
+                .list(
+                    .rows(table: table), MenuList(content: try tableContent(table), visibleRows: visibleRows)),
+                prompt: table)
             return nil
         case .chooseRow(let row):
             return try defaultAction(try link.locate(row))
@@ -220,7 +231,9 @@ final class MenuApp {
             guard !actions.isEmpty else {
                 return show("this cell has no menu", status: MenuExit.cancelled)
             }
-            push(.list(.actions(row), MenuList(content: ChoiceContent(actions), visibleRows: visibleRows)), prompt: "actions")
+            push(
+                .list(.actions(row), MenuList(content: ChoiceContent(actions), visibleRows: visibleRows)),
+                prompt: "actions")
             return nil
         case .perform(let action, let row):
             let current = try link.locate(row)
@@ -228,11 +241,15 @@ final class MenuApp {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
             }
-            _ = try link.call("PerformAction", [.string(current.table), .string(action)] + Array(DaemonLink.path(current).dropFirst()))
+            _ = try link.call(
+                "PerformAction",
+                [.string(current.table), .string(action)] + Array(DaemonLink.path(current).dropFirst()))
             return MenuExit.done
         case .chooseDestination(let row):
             push(
-                .list(.destination(row), MenuList(content: try tableContent(row.table, endItems: true), visibleRows: visibleRows)),
+                .list(
+                    .destination(row),
+                    MenuList(content: try tableContent(row.table, endItems: true), visibleRows: visibleRows)),
                 prompt: "move to")
             return nil
         case .startEdit(let row):
@@ -240,7 +257,8 @@ final class MenuApp {
             return nil
         case .move(let row, let section, let index):
             let current = try link.locate(row)
-            _ = try link.call("MoveRow", DaemonLink.path(current) + [.int32(Int32(section)), .int32(Int32(index))])
+            _ = try link.call(
+                "MoveRow", DaemonLink.path(current) + [.int32(Int32(section)), .int32(Int32(index))])
             return MenuExit.done
         case .setText(let row, let text):
             _ = try link.call("SetCell", DaemonLink.path(try link.locate(row)) + [.string(text)])
@@ -295,7 +313,9 @@ final class MenuApp {
     private func report(_ error: any Error) -> Int32 {
         let text = "cliptab menu: \(error)\n"
         _ = text.withCString { write(2, $0, strlen($0)) }
-        if let failure = error as? DaemonFailure { return failure.isGone ? MenuExit.unavailable : MenuExit.cancelled }
+        if let failure = error as? DaemonFailure {
+            return failure.isGone ? MenuExit.unavailable : MenuExit.cancelled
+        }
         return MenuExit.cancelled
     }
 

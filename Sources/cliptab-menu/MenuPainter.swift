@@ -46,13 +46,16 @@ final class MenuPainter {
         case .input(_, let editor):
             if message == nil {
                 let head = prompt + ": "
-                surface.text(font.fit(head, width: textWidth), x: padding, baseline: baseline(0), font: font, color: title)
+                surface.text(
+                    font.fit(head, width: textWidth), x: padding, baseline: baseline(0), font: font,
+                    color: title)
                 let start = padding + font.width(of: head)
                 surface.text(
                     font.fit(editor.text, width: width - start - padding), x: start, baseline: baseline(0),
                     font: font, color: foreground)
                 let caret = start + font.width(of: editor.beforeCaret)
-                surface.fill(x: min(caret, width - 2), y: padding, width: 2, height: font.height, color: foreground)
+                surface.fill(
+                    x: min(caret, width - 2), y: padding, width: 2, height: font.height, color: foreground)
             }
         case .list(_, let list):
             if message == nil {
@@ -63,7 +66,8 @@ final class MenuPainter {
                     font.fit(list.filter, width: width - start - padding), x: start, baseline: baseline(0),
                     font: font, color: foreground)
                 let caret = start + font.width(of: list.filter)
-                surface.fill(x: min(caret, width - 2), y: padding, width: 2, height: font.height, color: foreground)
+                surface.fill(
+                    x: min(caret, width - 2), y: padding, width: 2, height: font.height, color: foreground)
             }
             if list.count == 0 {
                 surface.text("(nothing matches)", x: padding, baseline: baseline(1), font: font, color: title)
@@ -82,19 +86,28 @@ final class MenuPainter {
         let width = surface.frame.width
         switch line.kind {
         case .header:
-            surface.text(font.fit(line.text, width: width - 2 * padding), x: padding, baseline: baseline, font: font, color: title)
-            surface.fill(x: padding, y: y + lineHeight - 1, width: width - 2 * padding, height: 1, color: title)
+            surface.text(
+                font.fit(line.text, width: width - 2 * padding), x: padding, baseline: baseline, font: font,
+                color: title)
+            surface.fill(
+                x: padding, y: y + lineHeight - 1, width: width - 2 * padding, height: 1, color: title)
         case .footer:
             let indent = padding + font.width(of: "  ")
-            surface.text(font.fit(line.text, width: width - indent - padding), x: indent, baseline: baseline, font: font, color: title)
+            surface.text(
+                font.fit(line.text, width: width - indent - padding), x: indent, baseline: baseline,
+                font: font, color: title)
         case .choice:
-            if selected { surface.fill(x: 0, y: y, width: width, height: lineHeight, color: selectedBackground) }
+            if selected {
+                surface.fill(x: 0, y: y, width: width, height: lineHeight, color: selectedBackground)
+            }
             let indent = padding + font.width(of: "  ")
             var room = width - indent - padding
             if let name = line.name {
                 let shown = font.fit(name, width: room / 3)
                 let nameWidth = font.width(of: shown)
-                surface.text(shown, x: width - padding - nameWidth, baseline: baseline, font: font, color: selected ? selectedForeground : title)
+                surface.text(
+                    shown, x: width - padding - nameWidth, baseline: baseline, font: font,
+                    color: selected ? selectedForeground : title)
                 room -= nameWidth + font.width(of: "  ")
             }
             surface.text(

@@ -98,7 +98,9 @@ extension StringProtocol {
     /// The text without blanks (spaces, tabs, CR) at either end.
     func trimmingBlanks() -> String {
         var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" || first == "\r" { scalars.removeFirst() }
+        while let first = scalars.first, first == " " || first == "\t" || first == "\r" {
+            scalars.removeFirst()
+        }
         while let last = scalars.last, last == " " || last == "\t" || last == "\r" { scalars.removeLast() }
         return String(String.UnicodeScalarView(scalars))
     }

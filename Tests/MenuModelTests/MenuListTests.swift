@@ -15,12 +15,16 @@ final class ArraySource: RowSource {
         calls.append((section, offset, limit))
         let texts = sections[section]
         let end = limit == 0 ? texts.count : min(texts.count, offset + limit)
-        return (offset..<max(offset, end)).map { FetchedRow(id: UInt64(section * 1_000_000 + $0 + 1), text: texts[$0]) }
+        return (offset..<max(offset, end)).map {
+            FetchedRow(id: UInt64(section * 1_000_000 + $0 + 1), text: texts[$0])
+        }
     }
 
     /// The outlines of the sections, with `headers` and `footers`.
     func outlines(headers: [String], footers: [String]) -> [SectionOutline] {
-        sections.indices.map { SectionOutline(header: headers[$0], footer: footers[$0], rowCount: sections[$0].count) }
+        sections.indices.map {
+            SectionOutline(header: headers[$0], footer: footers[$0], rowCount: sections[$0].count)
+        }
     }
 }
 
@@ -29,7 +33,8 @@ final class ArraySource: RowSource {
     func sample(visibleRows: Int = 10) -> (ArraySource, MenuList) {
         let source = ArraySource([["alpha", "Beta two"], ["ls -la", "git status", "multi\nline"]])
         let content = TableContent(
-            source: source, outlines: source.outlines(headers: ["", "Shell"], footers: ["", "run with care"]))
+            source: source,
+            outlines: source.outlines(headers: ["", "Shell"], footers: ["", "run with care"]))
         return (source, MenuList(content: content, visibleRows: visibleRows))
     }
 
@@ -37,8 +42,12 @@ final class ArraySource: RowSource {
 
     @Test func laysOutTitlesAndRowsWithTheMultiLineMark() {
         let (_, list) = sample()
-        #expect(texts(list) == ["alpha", "Beta two", "Shell", "ls -la", "git status", "multi ⏎", "run with care"])
-        #expect((0..<list.count).map { list.kind(at: $0) } == [.choice, .choice, .header, .choice, .choice, .choice, .footer])
+        #expect(
+            texts(list) == ["alpha", "Beta two", "Shell", "ls -la", "git status", "multi ⏎", "run with care"])
+        #expect(
+            (0..<list.count).map { list.kind(at: $0) } == [
+                .choice, .choice, .header, .choice, .choice, .choice, .footer,
+            ])
         #expect(list.cursor == 0)
         #expect(list.line(at: 4).section == 1 && list.line(at: 4).row == 1)
     }

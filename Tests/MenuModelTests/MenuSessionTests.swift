@@ -39,7 +39,10 @@ import Testing
     @Test func actionsLevelPerformsMovesEditsAndInserts() {
         let (session, source) = rows()
         let alpha = MenuRow(table: "t", section: 0, row: 0, id: 1)
-        session.push(.list(.actions(alpha), MenuList(content: ChoiceContent(["copy", "move", "edit", "insert"]), visibleRows: 5)))
+        session.push(
+            .list(
+                .actions(alpha),
+                MenuList(content: ChoiceContent(["copy", "move", "edit", "insert"]), visibleRows: 5)))
         #expect(session.handle(.enter) == .perform(action: "copy", row: alpha))
         _ = session.handle(.down)
         #expect(session.handle(.enter) == .chooseDestination(alpha))

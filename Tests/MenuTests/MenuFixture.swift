@@ -42,7 +42,9 @@ final class MenuFixture {
             \(menu)
 
             """
-        guard let file = fopen(config + "/cliptab.conf", "w") else { throw FixtureError("cannot write the config") }
+        guard let file = fopen(config + "/cliptab.conf", "w") else {
+            throw FixtureError("cannot write the config")
+        }
         fputs(settings, file)
         fclose(file)
         daemon = try ChildProcess.spawn(
@@ -81,14 +83,16 @@ final class MenuFixture {
     @discardableResult
     func cliptab(_ arguments: String..., input: String? = nil) throws -> CommandResult {
         try ChildProcess.run(
-            BuiltProducts.path(of: "cliptab"), arguments, environment: environment, input: input.map { Array($0.utf8) },
+            BuiltProducts.path(of: "cliptab"), arguments, environment: environment,
+            input: input.map { Array($0.utf8) },
             timeoutMilliseconds: 30_000)
     }
 
     /// Runs an X tool (xdotool, xclip, xwd) and returns its standard output.
     @discardableResult
     func tool(_ name: String, _ arguments: String...) throws -> String {
-        try ChildProcess.run(name, arguments, environment: environment, timeoutMilliseconds: 20_000).outputText
+        try ChildProcess.run(name, arguments, environment: environment, timeoutMilliseconds: 20_000)
+            .outputText
     }
 
     /// Makes table `t`: section 0 with two rows, section 1 "Shell" (footer "run with care")

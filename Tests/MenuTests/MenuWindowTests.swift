@@ -30,7 +30,8 @@ struct MenuWindowTests {
         let fixture = try MenuFixture()
         try fixture.makeSampleTable()
         let owner = try ChildProcess.spawn(
-            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: fixture.environment, stdin: .pipe,
+            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: fixture.environment,
+            stdin: .pipe,
             stdout: .null, stderr: .null)
         defer { owner.terminate() }
         try owner.write(Array("held by xclip".utf8))
@@ -68,7 +69,8 @@ struct MenuWindowTests {
             shot = try fixture.screenshot()
         }
         #expect(shot.pixel(frame.x + frame.width - 1, frame.y + frame.height - 1) == MenuColours.background)
-        let header = shot.pixels(x: frame.x, y: frame.y + 3 * lineHeight, width: frame.width, height: lineHeight)
+        let header = shot.pixels(
+            x: frame.x, y: frame.y + 3 * lineHeight, width: frame.width, height: lineHeight)
         let drawn = header.filter { $0 != MenuColours.background }
         #expect(drawn.count > 50, "the header line has \(drawn.count) drawn pixels")
         let headerHasTitleColour = header.contains(MenuColours.title)

@@ -47,7 +47,8 @@ struct PickTests {
         // Records its input, then prints the line numbered by its argument.
         try script(launcher, "cat > \"$1\"\nsed -n \"$2p\" \"$1\"")
         let pick = { (line: Int) in
-            try fixture.cliptab("pick", "t", "--launcher", "\(launcher) \(recorded) \(line)", "--action", "print")
+            try fixture.cliptab(
+                "pick", "t", "--launcher", "\(launcher) \(recorded) \(line)", "--action", "print")
         }
         var result = try pick(6)
         #expect(result.exitCode == 0 && result.outputText == "multi\nother", "\(result.errorText)")
@@ -59,7 +60,9 @@ struct PickTests {
         #expect(result.outputText == "multi\nline\n")
         // Nothing printed, or a line that was never offered: nothing chosen, nothing done.
         result = try pick(40)
-        #expect(result.exitCode == 1 && result.outputText == "" && result.errorText == "cliptab: nothing chosen\n")
+        #expect(
+            result.exitCode == 1 && result.outputText == "" && result.errorText == "cliptab: nothing chosen\n"
+        )
         try script(launcher, "cat > /dev/null; printf '9\\tShell › git status\\n'")
         result = try fixture.cliptab("pick", "t", "--launcher", launcher, "--action", "print")
         #expect(result.exitCode == 1 && result.outputText == "")
@@ -83,14 +86,18 @@ struct PickTests {
 
     /// A directory with a wrapper named like `program` that records its arguments and input
     /// before running the real one.
-    func recordingWrapper(_ fixture: MenuFixture, _ program: String) throws -> (environment: [String: String], input: String, arguments: String) {
-        let real = try ChildProcess.run("sh", ["-c", "command -v \(program)"]).outputText.trimmingCharacters(in: "\n")
+    func recordingWrapper(_ fixture: MenuFixture, _ program: String) throws -> (
+        environment: [String: String], input: String, arguments: String
+    ) {
+        let real = try ChildProcess.run("sh", ["-c", "command -v \(program)"]).outputText.trimmingCharacters(
+            in: "\n")
         #expect(real.hasPrefix("/"), "\(program) is not installed")
         let directory = fixture.data.appending("bin")
         _ = try ChildProcess.run("mkdir", ["-p", directory])
         let input = fixture.data.appending("\(program).in")
         let arguments = fixture.data.appending("\(program).args")
-        try script(directory + "/" + program, "printf '%s\\n' \"$@\" > \(arguments)\ntee \(input) | \(real) \"$@\"")
+        try script(
+            directory + "/" + program, "printf '%s\\n' \"$@\" > \(arguments)\ntee \(input) | \(real) \"$@\"")
         var environment = fixture.environment
         environment["PATH"] = directory + ":" + (environment["PATH"] ?? "")
         return (environment, input, arguments)
@@ -108,7 +115,8 @@ struct PickTests {
         let deadline = MonotonicClock.milliseconds() + 15_000
         var shown = false
         while !shown && MonotonicClock.milliseconds() < deadline && pick.isRunning {
-            shown = !(try fixture.tool("xdotool", "search", "--onlyvisible", "--classname", windowClass)).isEmpty
+            shown = !(try fixture.tool("xdotool", "search", "--onlyvisible", "--classname", windowClass))
+                .isEmpty
             if !shown { usleep(50_000) }
         }
         #expect(shown, "the \(launcher) window did not show")
@@ -123,7 +131,8 @@ struct PickTests {
         let fixture = try fixtureWithTwins()
         let wrapper = try recordingWrapper(fixture, "dmenu")
         let (status, output) = try pickThrough(
-            fixture, environment: wrapper.environment, launcher: "dmenu", windowClass: "^dmenu$", action: "copy",
+            fixture, environment: wrapper.environment, launcher: "dmenu", windowClass: "^dmenu$",
+            action: "copy",
             filter: "status")
         #expect(status == 0 && output == "")
         #expect(try fixture.clipboard() == "git status")
@@ -141,7 +150,8 @@ struct PickTests {
         let fixture = try fixtureWithTwins()
         let wrapper = try recordingWrapper(fixture, "rofi")
         let (status, output) = try pickThrough(
-            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$", action: "print",
+            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$",
+            action: "print",
             filter: "multi")
         // The first of the two "multi" rows is chosen by Return on the filtered list.
         #expect(status == 0 && output == "multi\nline\n")
@@ -150,7 +160,8 @@ struct PickTests {
                 == "alpha\nbeta two\nShell › ls -la\nShell › git status\nShell › multi ⏎\nShell › multi ⏎\n")
         #expect(contents(wrapper.arguments) == "-dmenu\n-i\n-format\ni\n-p\nt\n")
         let (second, secondOutput) = try pickThrough(
-            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$", action: "print",
+            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$",
+            action: "print",
             filter: "multi", keys: ["Down", "Return"])
         #expect(second == 0 && secondOutput == "multi\nother")
         #expect(try fixture.grabIsFree())

@@ -35,7 +35,9 @@ struct Screenshot {
         let bitsPerPixel = field(11)
         let bytesPerLine = field(12)
         let colours = field(19)
-        guard bitsPerPixel == 32 else { throw FixtureError("expected 32 bits per pixel, found \(bitsPerPixel)") }
+        guard bitsPerPixel == 32 else {
+            throw FixtureError("expected 32 bits per pixel, found \(bitsPerPixel)")
+        }
         let start = headerSize + colours * 12
         guard bytes.count >= start + bytesPerLine * height else { throw FixtureError("\(path) is truncated") }
         var pixels = [UInt32](repeating: 0, count: width * height)
@@ -43,7 +45,9 @@ struct Screenshot {
             for x in 0..<width {
                 let at = start + y * bytesPerLine + x * 4
                 let b = (0..<4).map { UInt32(bytes[at + $0]) }
-                let value = byteOrder == 0 ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[3] | b[2] << 8 | b[1] << 16 | b[0] << 24
+                let value =
+                    byteOrder == 0
+                    ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[3] | b[2] << 8 | b[1] << 16 | b[0] << 24
                 pixels[y * width + x] = value & 0x00ff_ffff
             }
         }

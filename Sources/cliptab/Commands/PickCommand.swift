@@ -23,7 +23,8 @@ struct PickCommand: CLICommand {
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to pick from", completion: .table)],
         options: [
             .value("--launcher", "COMMAND", help: "dmenu, rofi, fzf, wofi or a command reading lines"),
-            .value("--action", "ACTION", choices: ["paste", "copy", "print"], help: "what to do with the row"),
+            .value(
+                "--action", "ACTION", choices: ["paste", "copy", "print"], help: "what to do with the row"),
         ])
 
     private let table: String?
@@ -53,12 +54,15 @@ struct PickCommand: CLICommand {
         let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
         for (section, fields) in sections.enumerated() {
             let header = (try? fields.string(at: 0)) ?? ""
-            let rows = try context.call("GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)])
-                .structures(0, "(ts)")
+            let rows = try context.call(
+                "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+            )
+            .structures(0, "(ts)")
             for row in rows {
                 guard let id = try? row.uint64(at: 0), let text = try? row.string(at: 1) else { continue }
                 ids.append(id)
-                lines.append(header.isEmpty ? Self.oneLine(text) : Self.oneLine(header) + " › " + Self.oneLine(text))
+                lines.append(
+                    header.isEmpty ? Self.oneLine(text) : Self.oneLine(header) + " › " + Self.oneLine(text))
             }
         }
         guard let index = try choose(lines, prompt: table) else { throw nothingChosen }

@@ -49,7 +49,9 @@ struct Launcher {
         case .rofi: return [words[0], "-dmenu", "-i", "-format", "i", "-p", prompt] + extra
         case .wofi: return [words[0], "--dmenu", "-D", "dmenu-print_line_num=true", "-p", prompt] + extra
         case .fzf:
-            return [words[0], "--delimiter", "\t", "--with-nth", "2..", "--no-sort", "--prompt", prompt + "> "]
+            return [
+                words[0], "--delimiter", "\t", "--with-nth", "2..", "--no-sort", "--prompt", prompt + "> ",
+            ]
                 + extra
         case .command: return words
         }
@@ -68,7 +70,8 @@ struct Launcher {
     /// The index of the line chosen, from what the launcher printed; nil for no choice,
     /// custom text (rofi's -1) or anything that does not name a line written.
     func chosen(_ output: String, count: Int) -> Int? {
-        let first = output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        let first =
+            output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         switch kind {
         case .rofi, .wofi:
             guard let index = Int(first), index >= 0, index < count else { return nil }
@@ -83,8 +86,10 @@ struct Launcher {
         }
     }
 
-    /// Runs the launcher with `lines` on its stdin; returns what it printed and whether it
-    /// exited with status 0. It may wait for the user as long as they like.
+    /// Runs the launcher with `lines` on its stdin.
+    ///
+    /// Returns what it printed and whether it exited with status 0. It may wait for the user
+    /// as long as they like.
     func run(_ lines: [String], prompt: String) throws -> (output: String, succeeded: Bool) {
         let commandLine = self.commandLine(prompt: prompt)
         let child: ChildProcess
@@ -118,7 +123,9 @@ struct Launcher {
             }
             if fds[0].revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 65536)
-                let count = chunk.withUnsafeMutableBytes { read(child.standardOutput, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes {
+                    read(child.standardOutput, $0.baseAddress, $0.count)
+                }
                 if count > 0 {
                     output += chunk[..<count]
                 } else if count == 0 || errno != EINTR && errno != EAGAIN {
