@@ -30,8 +30,10 @@ public final class PopupConnection {
         // Xutf8LookupString and the input method follow the locale's character type.
         setlocale(LC_CTYPE, "")
         guard let display = XOpenDisplay(name) else {
-            throw PopupError(
-                "cannot open the X display \(name ?? String(cString: getenv("DISPLAY") ?? strdup("")))")
+            guard let shown = name ?? getenv("DISPLAY").map({ String(cString: $0) }), !shown.isEmpty else {
+                throw PopupError("cannot open the X display: DISPLAY is not set")
+            }
+            throw PopupError("cannot open the X display \"\(shown)\"")
         }
         // The default handler ends the process on any protocol error (an odd glyph, a window
         // gone); the popup would rather draw on.

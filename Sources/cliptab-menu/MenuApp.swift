@@ -311,11 +311,18 @@ final class MenuApp {
 
     /// Says on standard error why the menu could not open, and the status for it.
     private func report(_ error: any Error) -> Int32 {
-        let text = "cliptab menu: \(error)\n"
-        _ = text.withCString { write(2, $0, strlen($0)) }
-        if let failure = error as? DaemonFailure {
-            return failure.isGone ? MenuExit.unavailable : MenuExit.cancelled
+        guard let failure = error as? DaemonFailure else {
+            printError("cliptab menu: \(error)\n")
+            return MenuExit.cancelled
         }
+        // The words cliptab uses for the same failures.
+        if failure.isGone {
+            printError(
+                "cliptab: cannot reach cliptabd: \(failure.error.message) (\(failure.error.name))\n"
+                    + startHint)
+            return MenuExit.unavailable
+        }
+        printError("cliptab: \(failure.error.message) (\(failure.error.name))\n")
         return MenuExit.cancelled
     }
 

@@ -9,6 +9,9 @@ var table: String?
 var configPath: String?
 var timeout: Int32 = 5000
 var words = Array(CommandLine.arguments.dropFirst())[...]
+/// How to start the daemon, for every "cannot reach it" message (as cliptab says it).
+let startHint =
+    "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"
 /// Writes `text` to standard error.
 func printError(_ text: String) {
     _ = text.withCString { write(2, $0, strlen($0)) }
@@ -57,6 +60,6 @@ do {
     let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
     exit(MenuApp(link: link, settings: settings).run(table: table))
 } catch {
-    printError("cliptab menu: cannot reach the session bus: \(error)\n")
+    printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
     exit(MenuExit.unavailable)
 }
