@@ -101,7 +101,9 @@ let package = Package(
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
         .testTarget(
             name: "CliptabDaemonTests",
-            dependencies: ["CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
+            dependencies: [
+                "CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab", "MenuModel",
+            ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["CliptabContract", "DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]

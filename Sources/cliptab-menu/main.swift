@@ -2,6 +2,7 @@
 // cliptab-menu: the popup that `cliptab menu [TABLE]` runs. It only wires: the settings,
 // the daemon link, and the menu over them.
 import Glibc
+import MenuModel
 import Posix
 
 SignalMask.ignoreBrokenPipe()
@@ -40,16 +41,8 @@ while let word = words.popFirst() {
     }
 }
 var settings = MenuSettings()
-if let path = MenuSettings.path(given: configPath), let file = fopen(path, "r") {
-    var text = [UInt8]()
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        text += buffer[..<count]
-    }
-    fclose(file)
-    let (parsed, problems) = MenuSettings.parse(String(decoding: text, as: UTF8.self), file: path)
+if let path = SettingsFile.path(given: configPath), let text = SettingsFile.read(path) {
+    let (parsed, problems) = MenuSettings.parse(text, file: path)
     settings = parsed
     for problem in problems { printError("cliptab menu: \(problem); using the default\n") }
 } else if let configPath {

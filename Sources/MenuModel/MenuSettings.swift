@@ -1,50 +1,39 @@
 // SPDX-License-Identifier: MIT
-import Glibc
 
 /// The `[menu]` section of `cliptab.conf`: what the popup looks like and what Enter does.
 ///
 /// Only this section is read; the daemon checks the rest of the file.
-struct MenuSettings: Equatable {
+public struct MenuSettings: Equatable, Sendable {
     /// The fontconfig name of the font (`Xft.dpi` scales point sizes).
-    var font = "monospace:size=11"
+    public var font = "monospace:size=11"
     /// The most lines of rows shown at once.
-    var rows = 15
+    public var rows = 15
     /// The window's width, in widths of the digit 0.
-    var width = 60
+    public var width = 60
     /// The window's background.
-    var background = "#20242b"
+    public var background = "#20242b"
     /// The text of rows.
-    var foreground = "#dde1e6"
+    public var foreground = "#dde1e6"
     /// Section headers, footers, row names and the prompt.
-    var title = "#7fb0e0"
+    public var title = "#7fb0e0"
     /// The background of the chosen row.
-    var selectedBackground = "#3b6ea8"
+    public var selectedBackground = "#3b6ea8"
     /// The text of the chosen row.
-    var selectedForeground = "#ffffff"
+    public var selectedForeground = "#ffffff"
     /// Enter on a row: `paste` into the window focused before, or `copy`.
-    var enter = "paste"
+    public var enter = "paste"
+
+    /// The defaults.
+    public init() {}
 
     /// The keys of `[menu]`, in the order the sample file lists them.
-    static let keys = [
+    public static let keys = [
         "font", "rows", "width", "background", "foreground", "title", "selected_background",
         "selected_foreground", "enter",
     ]
 
-    /// The file `--config` names, else `$XDG_CONFIG_HOME/cliptab/cliptab.conf`, else
-    /// `~/.config/cliptab/cliptab.conf`.
-    static func path(given: String?) -> String? {
-        if let given { return given }
-        if let config = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), config.hasPrefix("/") {
-            return config + "/cliptab/cliptab.conf"
-        }
-        if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
-            return home + "/.config/cliptab/cliptab.conf"
-        }
-        return nil
-    }
-
     /// The settings of `text` (a whole config file), and one message per value it could not use.
-    static func parse(_ text: String, file: String) -> (MenuSettings, [String]) {
+    public static func parse(_ text: String, file: String) -> (MenuSettings, [String]) {
         var settings = MenuSettings()
         var problems: [String] = []
         var inMenu = false
@@ -96,7 +85,7 @@ struct MenuSettings: Equatable {
 
 extension StringProtocol {
     /// The text without blanks (spaces, tabs, CR) at either end.
-    func trimmingBlanks() -> String {
+    fileprivate func trimmingBlanks() -> String {
         var scalars = Substring(self).unicodeScalars[...]
         while let first = scalars.first, first == " " || first == "\t" || first == "\r" {
             scalars.removeFirst()
