@@ -25,8 +25,8 @@ final class MenuFixture {
     /// The daemon.
     let daemon: ChildProcess
 
-    /// Starts everything and waits until `cliptab tables` answers; `menu` is the [menu] section.
-    init(menu: String = "") throws {
+    /// Starts everything and waits until `cliptab tables` answers; `enter` is what Enter does.
+    init(enter: String = "copy") throws {
         display = try VirtualDisplay()
         bus = try PrivateBus()
         data = try TemporaryDirectory(prefix: "cliptab-menu")
@@ -38,8 +38,7 @@ final class MenuFixture {
             title = #ff4000
             foreground = #ffffff
             selected_background = #306090
-            enter = copy
-            \(menu)
+            enter = \(enter)
 
             """
         guard let file = fopen(config + "/cliptab.conf", "w") else {
