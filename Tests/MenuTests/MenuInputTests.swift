@@ -56,8 +56,10 @@ struct MenuInputTests {
         #expect(try fixture.grabIsFree())
     }
 
-    /// With `enter = paste`, Enter hands the row to the daemon to paste; a daemon that
-    /// cannot paste copies it instead. Either way the clipboard then holds the row.
+    /// With `enter = paste`, Enter hands the row to the daemon to paste.
+    ///
+    /// A daemon that cannot paste copies it instead; either way the clipboard then holds
+    /// the row (an unfetched paste leaves its text on the clipboard).
     @Test func enterPastesOrCopies() throws {
         let fixture = try MenuFixture(enter: "paste")
         try fixture.makeSampleTable()
