@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
 import DBus
+import Glibc
 import MenuModel
 
 /// Why a call to the daemon failed: it refused, or it is not there.
@@ -20,6 +21,8 @@ struct DaemonFailure: Error, CustomStringConvertible {
 final class DaemonLink {
     private let connection: BusConnection
     private let timeoutMilliseconds: Int32
+    /// True once the bus said that cliptabd's name lost its owner (or the bus went away).
+    private(set) var isGone = false
 
     private init(connection: BusConnection, timeoutMilliseconds: Int32) {
         self.connection = connection
@@ -34,6 +37,45 @@ final class DaemonLink {
         } catch let error as BusError {
             throw DaemonFailure(error: error, isGone: true)
         }
+    }
+
+    /// Asks the bus to say when cliptabd's name loses its owner, so that a menu left open
+    /// notices the daemon going away before the next call would.
+    func watchDaemon() {
+        let rule =
+            "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+            + "member='NameOwnerChanged',arg0='\(CliptabBus.name)'"
+        connection.addSignalHandler { [weak self] message in
+            if message.member == "Disconnected" {
+                self?.isGone = true
+            } else if message.member == "NameOwnerChanged", let values = try? message.readValues(),
+                values.count == 3, values[2] == .string("")
+            {
+                self?.isGone = true
+            }
+        }
+        try? connection.addMatch(rule)
+        // The daemon may have gone before the rule was in place.
+        if let message = try? BusMessage.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "NameHasOwner"),
+            (try? message.append([.string(CliptabBus.name)])) != nil,
+            let reply = try? connection.call(message, timeoutMilliseconds: timeoutMilliseconds).readValues(),
+            reply == [.boolean(false)]
+        {
+            isGone = true
+        }
+    }
+
+    /// The descriptors to poll for the bus.
+    func pollDescriptors() -> [pollfd] { connection.pollDescriptors() }
+
+    /// Reads what the bus sent (entries of `polled` for other descriptors are ignored) and
+    /// runs the signal handlers.
+    func handle(_ polled: [pollfd]) {
+        connection.handle(polled)
+        connection.dispatchAll()
     }
 
     /// Error names that mean nobody is there to answer.

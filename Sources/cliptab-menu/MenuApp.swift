@@ -74,7 +74,9 @@ final class MenuApp {
         paint()
         surface.map()
         surface.present()
+        // Both cost time before the first frame and are not needed for it.
         surface.startInputMethod()
+        link.watchDaemon()
         let status = loop(signals)
         // Every way out passes here: the grab is released before the process ends.
         connection.ungrabInput()
@@ -131,26 +133,42 @@ final class MenuApp {
             screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message)
     }
 
-    /// Reads events and signals until the menu closes; returns the exit status.
+    /// Reads events, signals and the bus until the menu closes; returns the exit status.
     private func loop(_ signals: SignalChannel) -> Int32 {
+        var lastInput = BusConnection.monotonicMilliseconds()
         while true {
             var status: Int32?
             var changed = false
             // Drain what is queued, then draw once: a held key on a long table must not queue frames.
             while status == nil && connection.hasPendingEvents {
                 (status, changed) = handle(surface.nextEvent(), changed)
+                lastInput = BusConnection.monotonicMilliseconds()
             }
             if let status { return status }
+            link.handle([])
+            if link.isGone {
+                return show(
+                    "cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
+            }
             if changed { paint() }
-            var polled = [
+            let base = [
                 pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            _ = poll(&polled, 2, -1)
+            var polled = base + link.pollDescriptors()
+            // A menu nobody uses gives the keyboard back after a while.
+            let idle =
+                Int64(MenuApp.idleMilliseconds) - Int64(BusConnection.monotonicMilliseconds() - lastInput)
+            guard idle > 0 else { return MenuExit.cancelled }
+            _ = poll(&polled, nfds_t(polled.count), Int32(clamping: idle))
             if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
             if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
+            link.handle(Array(polled.dropFirst(2)))
         }
     }
+
+    /// How long the menu stays open without input.
+    static let idleMilliseconds = 300_000
 
     /// Acts on one event; returns the exit status when the menu must close.
     private func handle(_ event: PopupEvent, _ changed: Bool) -> (Int32?, Bool) {
