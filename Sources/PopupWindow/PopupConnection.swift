@@ -77,18 +77,12 @@ public final class PopupConnection {
             return screenRect
         }
         defer { XFree(heads) }
-        var best: PopupRect?
-        for index in 0..<Int(count) {
-            let head = heads[index]
-            let rect = PopupRect(
-                x: Int(head.x_org), y: Int(head.y_org), width: Int(head.width), height: Int(head.height))
-            if rect.contains(x: x, y: y)
-                && (best.map { rect.width * rect.height < $0.width * $0.height } ?? true)
-            {
-                best = rect
-            }
+        let rects = (0..<Int(count)).map { index in
+            PopupRect(
+                x: Int(heads[index].x_org), y: Int(heads[index].y_org), width: Int(heads[index].width),
+                height: Int(heads[index].height))
         }
-        return best ?? screenRect
+        return PopupRect.smallest(containingX: x, y: y, in: rects) ?? screenRect
     }
 
     /// The `Xft.dpi` resource read when the connection opened, if set; 96 otherwise.

@@ -35,4 +35,10 @@ public struct PopupRect: Equatable, Sendable {
         top = min(max(top, y), y + self.height - height)
         return PopupRect(x: left, y: top, width: width, height: height)
     }
+
+    /// The smallest of `rects` that contains the point: client-defined monitors are listed
+    /// beside the full-screen one they split.
+    public static func smallest(containingX x: Int, y: Int, in rects: [PopupRect]) -> PopupRect? {
+        rects.filter { $0.contains(x: x, y: y) }.min { $0.width * $0.height < $1.width * $1.height }
+    }
 }
