@@ -70,6 +70,29 @@ struct PickTests {
         #expect(try fixture.cliptab("pick", "t", "--launcher", launcher).exitCode == 1)
     }
 
+    /// rofi's and wofi's answers are indexes: rofi's -1 (text typed, not chosen) is no
+    /// choice; wofi's line number maps to its row.
+    @Test func indexAnswersOfRofiAndWofi() throws {
+        let fixture = try fixtureWithTwins()
+        let directory = fixture.data.appending("fake")
+        _ = try ChildProcess.run("mkdir", ["-p", directory])
+        try script(directory + "/rofi", "cat > /dev/null; echo -1")
+        try script(directory + "/wofi", "cat > \(fixture.data.appending("wofi.in")); echo 5")
+        var environment = fixture.environment
+        environment["PATH"] = directory + ":" + (environment["PATH"] ?? "")
+        let pick = { (launcher: String) in
+            try ChildProcess.run(
+                BuiltProducts.path(of: "cliptab"),
+                ["pick", "t", "--launcher", launcher, "--action", "print"],
+                environment: environment)
+        }
+        let rofi = try pick("rofi")
+        #expect(rofi.exitCode == 1 && rofi.outputText == "" && rofi.errorText == "cliptab: nothing chosen\n")
+        let wofi = try pick("wofi")
+        #expect(wofi.exitCode == 0 && wofi.outputText == "multi\nother", "\(wofi.errorText)")
+        #expect(contents(fixture.data.appending("wofi.in")).hasPrefix("alpha\nbeta two\nShell › ls -la\n"))
+    }
+
     /// With no table the launcher first gets the tables; copy puts the row on the clipboard.
     @Test func tablesFirstThenCopy() throws {
         let fixture = try fixtureWithTwins()
