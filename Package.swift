@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["CliptabContract", "DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
-        .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow"]),
+        .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
         .testTarget(
             name: "MenuTests",
             dependencies: ["DBus", "Posix", "TestSupport", "cliptabd", "cliptab", "cliptab-menu"]),

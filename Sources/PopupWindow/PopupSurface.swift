@@ -122,9 +122,14 @@ public final class PopupSurface {
 
     /// Draws `text` with its baseline at `baseline`, starting at `x`.
     public func text(_ text: String, x: Int, baseline: Int, font: PopupFont, color: PopupColor) {
-        var bytes = Array(text.utf8)
-        XftDrawStringUtf8(
-            draw, &color.color, font.font, Int32(x), Int32(baseline), &bytes, Int32(bytes.count))
+        var x = x
+        // Characters the font lacks are drawn with fallback fonts, run by run.
+        for run in font.runs(text) {
+            var bytes = Array(run.text.utf8)
+            XftDrawStringUtf8(
+                draw, &color.color, run.font, Int32(x), Int32(baseline), &bytes, Int32(bytes.count))
+            x += font.width(of: run.text)
+        }
     }
 
     /// Copies the pixmap to the window and sends it.
