@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CXft
-import Glibc
 
 /// A font opened through Xft (fontconfig names such as `monospace:size=11`).
 ///
@@ -20,32 +19,6 @@ public final class PopupFont {
         self.connection = connection
         self.font = font
         self.name = name
-    }
-
-    /// Starts reading fontconfig's configuration and caches on a thread of its own, so that
-    /// it overlaps with what the caller does before it opens a font (fontconfig's setup is
-    /// thread-safe; `open` waits for it if it is not done).
-    ///
-    /// The corresponding C function is `FcInit`.
-    public static func warmUp() {
-        var thread = pthread_t()
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        // The thread starts with every signal blocked, so that SIGTERM always reaches the
-        // thread that handles it.
-        var all = sigset_t()
-        var saved = sigset_t()
-        sigfillset(&all)
-        pthread_sigmask(SIG_BLOCK, &all, &saved)
-        _ = pthread_create(
-            &thread, &attributes,
-            { _ in
-                _ = FcInit()
-                return nil
-            }, nil)
-        pthread_sigmask(SIG_SETMASK, &saved, nil)
-        pthread_attr_destroy(&attributes)
     }
 
     /// Opens the font named `name` (fontconfig substitutes a near one for an unknown family).

@@ -40,6 +40,7 @@ final class MenuApp {
 
     /// Shows the menu for `table` (nil: the list of tables) and returns the exit status.
     func run(table: String?) -> Int32 {
+        let setup = DisplaySetup.start(settings)
         // Fetch before grabbing: the grab must never wait on the daemon.
         let first: MenuSession.Screen
         let prompt: String
@@ -62,7 +63,7 @@ final class MenuApp {
         let signals: SignalChannel
         do {
             signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
-            try open(firstCount: firstCount(first))
+            try open(setup, firstCount: firstCount(first))
             // Grabbed on the root window before the window shows: once it is seen, every key
             // comes to the menu.
             try connection.grabInput()
@@ -99,12 +100,14 @@ final class MenuApp {
             names: link.rowNames(table), endItems: endItems, pageSize: max(50, settings.rows * 3))
     }
 
-    /// Opens the display, the font and the colours, and makes the window at the pointer.
-    private func open(firstCount: Int) throws {
-        let connection = try PopupConnection.open()
+    /// Takes the display, the font and the colours from `setup`, and makes the window at the
+    /// pointer.
+    private func open(_ setup: DisplaySetup, firstCount: Int) throws {
+        let opened = try setup.wait()
+        let connection = opened.connection
         self.connection = connection
-        let font = try PopupFont.open(settings.font, on: connection)
-        let colors = try MenuColors(settings, on: connection)
+        let font = opened.font
+        let colors = opened.colors
         let scale = connection.dotsPerInch / 96
         let padding = max(2, Int((3 * scale).rounded()))
         let lineHeight = font.height + 2 * padding

@@ -3,13 +3,9 @@
 // the daemon link, and the menu over them.
 import Glibc
 import MenuModel
-import PopupWindow
 import Posix
 
 SignalMask.ignoreBrokenPipe()
-// Fontconfig's setup takes as long as everything else before the first frame: it runs
-// while the arguments, the settings and the daemon's answers are read.
-PopupFont.warmUp()
 var table: String?
 var configPath: String?
 var timeout: Int32 = 5000
