@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -13,70 +14,35 @@ enum MenuColours {
     static let title: UInt32 = 0xff_40_00
 }
 
-/// An Xvfb, a private bus, a built cliptabd on both, and a home whose cliptab.conf sets the
-/// menu's colours; runs the built `cliptab` and X tools (xdotool, xclip, xwd) against them.
+/// An Xvfb, a private bus and a built cliptabd on both (the shared `DaemonProcess`), with a
+/// cliptab.conf whose [menu] sets the colours the tests judge screenshots by; runs the built
+/// `cliptab` and X tools (xdotool, xclip, xwd) against them.
 final class MenuFixture {
-    /// The X server.
-    let display: VirtualDisplay
-    /// The bus.
-    let bus: PrivateBus
-    /// The home and the store.
-    let data: TemporaryDirectory
-    /// The daemon.
-    let daemon: ChildProcess
+    /// The daemon, its bus, display and home.
+    let session: DaemonProcess
 
-    /// Starts everything and waits until `cliptab tables` answers; `enter` is what Enter does.
+    /// Starts everything and waits until the daemon answers; `enter` is what Enter does.
     init(enter: String = "copy") throws {
-        display = try VirtualDisplay()
-        bus = try PrivateBus()
-        data = try TemporaryDirectory(prefix: "cliptab-menu")
-        let config = data.appending(".config/cliptab")
-        _ = try ChildProcess.run("mkdir", ["-p", config])
-        let settings = """
-            [menu]
-            background = #102030
-            title = #ff4000
-            foreground = #ffffff
-            selected_background = #306090
-            enter = \(enter)
+        session = try DaemonProcess(
+            config: """
+                [menu]
+                background = #102030
+                title = #ff4000
+                foreground = #ffffff
+                selected_background = #306090
+                enter = \(enter)
 
-            """
-        guard let file = fopen(config + "/cliptab.conf", "w") else {
-            throw FixtureError("cannot write the config")
-        }
-        fputs(settings, file)
-        fclose(file)
-        daemon = try ChildProcess.spawn(
-            BuiltProducts.path(of: "cliptabd"), ["--data-dir", data.appending("store")],
-            environment: Self.environment(bus: bus.address, display: display.display, home: data.path),
-            stdout: .null, stderr: .null)
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while MonotonicClock.milliseconds() < deadline {
-            if try cliptab("tables").exitCode == 0 { return }
-            if !daemon.isRunning { throw FixtureError("cliptabd exited during start-up") }
-            usleep(20_000)
-        }
-        throw FixtureError("cliptabd did not answer within 10 s")
+                """, withDisplay: true, homePrefix: "cliptab-menu")
     }
 
-    deinit {
-        daemon.terminate()
-        bus.stop()
-        display.stop()
-    }
+    /// The home (and the store under it).
+    var data: TemporaryDirectory { session.home }
+
+    /// The daemon's process.
+    var daemon: ChildProcess { session.process }
 
     /// The environment of clients in this session.
-    static func environment(bus: String, display: String, home: String) -> [String: String] {
-        [
-            "DBUS_SESSION_BUS_ADDRESS": bus, "DISPLAY": display, "HOME": home, "LANG": "C.UTF-8",
-            "PATH": String(cString: getenv("PATH")),
-        ]
-    }
-
-    /// The environment of clients in this session.
-    var environment: [String: String] {
-        Self.environment(bus: bus.address, display: display.display, home: data.path)
-    }
+    var environment: [String: String] { session.environment }
 
     /// Runs the built `cliptab`.
     @discardableResult
