@@ -56,6 +56,17 @@ struct MenuInputTests {
         #expect(try fixture.grabIsFree())
     }
 
+    /// A click outside the window closes the menu like Escape, the grab released.
+    @Test func clickOutsideCloses() throws {
+        let fixture = try MenuFixture()
+        try fixture.makeSampleTable()
+        try fixture.tool("xdotool", "mousemove", "10", "10")
+        let (menu, _) = try fixture.openMenu("t")
+        try fixture.tool("xdotool", "mousemove", "630", "470", "click", "1")
+        #expect(fixture.exitCode(of: menu) == 1)
+        #expect(try fixture.grabIsFree())
+    }
+
     /// With `enter = paste`, Enter hands the row to the daemon to paste.
     ///
     /// A daemon that cannot paste copies it instead; either way the clipboard then holds
