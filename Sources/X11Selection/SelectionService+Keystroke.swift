@@ -7,6 +7,12 @@ extension SelectionService {
     /// True when the X server has XTEST.
     public var canSendKeystrokes: Bool { connection.hasExtension("XTEST") }
 
+    /// Throws when no keystroke can be sent: the server lacks XTEST, or is gone.
+    public func checkKeystrokes() throws(KeystrokeError) {
+        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard canSendKeystrokes else { throw .noExtension(display: connection.name) }
+    }
+
     /// The window that has the input focus now and its client window, or nil when the
     /// focus is None (keys would be discarded).
     ///
@@ -65,8 +71,7 @@ extension SelectionService {
     /// and when the active group has no key for the chord's key at level 0, the group that
     /// has it is locked around the chord. Everything goes out in one batch, flushed.
     public func sendKeystroke(_ chord: KeyChord, repressModifiers: Bool) throws(KeystrokeError) {
-        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
-        guard canSendKeystrokes else { throw .noExtension(display: connection.name) }
+        try checkKeystrokes()
         func code(_ keysym: UInt) throws(KeystrokeError) -> UInt8 {
             let keycode = connection.keycode(for: keysym)
             guard keycode != 0 else {

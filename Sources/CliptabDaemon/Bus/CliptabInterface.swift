@@ -316,6 +316,15 @@ public struct CliptabInterface {
                 a, done in
                 try service.paste(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
+            deferredFlag(
+                "PasteToFocus",
+                [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u")],
+                [arg("delivered", "b")]
+            ) { a, done in
+                try service.pasteToFocus(
+                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    completion: done)
+            },
             deferred("GetClipboard", [], [arg("text", "s")]) { _, done in
                 service.clipboardText(completion: done)
             },
@@ -381,6 +390,22 @@ private func deferred(
         try handler(Arguments(call.arguments)) { result in
             switch result {
             case .success(let text): try? call.reply([.string(text)])
+            case .failure(let error): try? call.replyError(error)
+            }
+        }
+        return .deferred
+    }
+}
+
+/// A deferred method answering one boolean (PasteToFocus: delivered or not).
+private func deferredFlag(
+    _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+    _ handler: @escaping (Arguments, @escaping (Result<Bool, Error>) -> Void) throws -> Void
+) -> BusMethod {
+    BusMethod(name: name, inArguments: inputs, outArguments: outputs) { call in
+        try handler(Arguments(call.arguments)) { result in
+            switch result {
+            case .success(let flag): try? call.reply([.boolean(flag)])
             case .failure(let error): try? call.replyError(error)
             }
         }

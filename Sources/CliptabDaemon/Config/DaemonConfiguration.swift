@@ -40,6 +40,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel = Log.Level.info
     /// The tables to create and configure, in file order.
     public var tables: [TableSettings] = []
+    /// How `PasteToFocus` pastes (`[paste_to_focus]`).
+    public var focusPaste = FocusPasteSettings()
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -50,6 +52,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ("store", ["data_dir", "durability"]),
         ("limits", ["cell_bytes", "rows_per_table", "sections_per_table"]),
         ("log", ["level"]),
+        ("paste_to_focus", FocusPasteSettings.keys),
         ("table", ["actions", "secret"]),
     ]
 
@@ -82,6 +85,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
             "sections_per_table=\(limits.maxSectionsPerTable)",
             "level=\(logLevel.rawValue)",
         ]
+        parts.append(focusPaste.summary)
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }
@@ -166,6 +170,10 @@ public struct ParsedConfiguration: Equatable, Sendable {
             }
             lines["\(entry.section).\(entry.key)"] = entry.line
             do {
+                if entry.section == "paste_to_focus" {
+                    try configuration.focusPaste.set(entry.key, entry.value)
+                    continue
+                }
                 try Self.set(entry.key, entry.value, in: &configuration, environment: environment)
             } catch {
                 problem(entry.line, "\(entry.key): \(error.message)")

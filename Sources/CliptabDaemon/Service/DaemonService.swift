@@ -19,6 +19,10 @@ public final class DaemonService {
         onClipboardChanged(owned, copiedRowID)
     }
 
+    /// Told what a paste into the focused window noticed (nothing to restore, no fetch in
+    /// time); never any text. Written to the log unless replaced.
+    public var onNote: (String) -> Void = { Log.line($0) }
+
     /// Re-reads the configuration; returns the problems found (empty = applied).
     public var reload: () -> [String] = { [] }
 
