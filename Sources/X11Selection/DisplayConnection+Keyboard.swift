@@ -63,7 +63,9 @@ extension DisplayConnection {
             if let name = hint.res_name { XFree(name) }
             if let className = hint.res_class { XFree(className) }
         }
-        return (hint.res_name.map { String(cString: $0) } ?? "", hint.res_class.map { String(cString: $0) } ?? "")
+        return (
+            hint.res_name.map { String(cString: $0) } ?? "", hint.res_class.map { String(cString: $0) } ?? ""
+        )
     }
 
     /// The bits of a resource id that a client chooses; the others name the client.

@@ -25,7 +25,8 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
         }
         guard let last = parts.last, !last.isEmpty, !parts.dropLast().contains(where: \.isEmpty) else {
             throw ParseError(
-                description: "expected modifiers and a key joined by \"+\" (such as ctrl+shift+v), found \"\(text)\"")
+                description:
+                    "expected modifiers and a key joined by \"+\" (such as ctrl+shift+v), found \"\(text)\"")
         }
         var modifiers: [UInt] = []
         var names: [String] = []
@@ -39,7 +40,8 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
             case "super", "win": (keysym, canonical) = (XK_Super_L, "super")
             default:
                 throw ParseError(
-                    description: "unknown modifier \"\(name)\" in \"\(text)\" (known: ctrl, shift, alt, super)")
+                    description:
+                        "unknown modifier \"\(name)\" in \"\(text)\" (known: ctrl, shift, alt, super)")
             }
             if !modifiers.contains(UInt(keysym)) {
                 modifiers.append(UInt(keysym))
@@ -50,7 +52,8 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
         let keyName = last.count == 1 ? last.lowercased() : last
         let key = XStringToKeysym(keyName)
         guard key != UInt(NoSymbol) else {
-            throw ParseError(description: "unknown key \"\(last)\" in \"\(text)\" (an X keysym name such as v or Insert)")
+            throw ParseError(
+                description: "unknown key \"\(last)\" in \"\(text)\" (an X keysym name such as v or Insert)")
         }
         self.modifiers = modifiers
         self.key = key

@@ -75,7 +75,9 @@ extension SelectionService {
         func code(_ keysym: UInt) throws(KeystrokeError) -> UInt8 {
             let keycode = connection.keycode(for: keysym)
             guard keycode != 0 else {
-                let name = XKeysymToString(keysym).map { String(cString: $0) } ?? "keysym 0x\(String(keysym, radix: 16))"
+                let name =
+                    XKeysymToString(keysym).map { String(cString: $0) }
+                    ?? "keysym 0x\(String(keysym, radix: 16))"
                 throw .unmappedKey(name)
             }
             return keycode
@@ -101,7 +103,9 @@ extension SelectionService {
         connection.fakeKey(key, press: false)
         for keycode in modifiers.reversed() { connection.fakeKey(keycode, press: false) }
         if repressModifiers {
-            for keycode in held where modifierCodes.contains(keycode) { connection.fakeKey(keycode, press: true) }
+            for keycode in held where modifierCodes.contains(keycode) {
+                connection.fakeKey(keycode, press: true)
+            }
         }
 
         if capsLocked { connection.lockModifiers(UInt32(LockMask), on: true) }

@@ -292,10 +292,12 @@ public final class SelectionService {
                 return refuse()
             }
         } else {
-            let whenComplete = textDelivered(to: request.requestor, target: request.target, ownership: ownership)
+            let whenComplete = textDelivered(
+                to: request.requestor, target: request.target, ownership: ownership)
             guard let reply = ownership.reply(to: request.target, atoms: atoms, connection: connection),
                 writer.write(
-                    reply, requestor: request.requestor, property: property, now: now, whenComplete: whenComplete)
+                    reply, requestor: request.requestor, property: property, now: now,
+                    whenComplete: whenComplete)
             else {
                 report(request.requestor, ownership, textDelivered: false)
                 return refuse()
@@ -343,7 +345,8 @@ public final class SelectionService {
     /// For a text target, the completion that reports the delivered text; nil otherwise.
     private func textDelivered(to requestor: UInt, target: UInt, ownership: Ownership) -> (() -> Void)? {
         let text = [
-            atoms.utf8String, atoms.plainTextUTF8, atoms.plainText, atoms.string, atoms.text, atoms.compoundText,
+            atoms.utf8String, atoms.plainTextUTF8, atoms.plainText, atoms.string, atoms.text,
+            atoms.compoundText,
         ]
         guard text.contains(target) else { return nil }
         return { [weak self] in self?.report(requestor, ownership, textDelivered: true) }

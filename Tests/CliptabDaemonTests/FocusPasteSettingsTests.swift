@@ -36,7 +36,9 @@ struct FocusPasteSettingsTests {
     @Test func shippedTerminals() {
         let settings = FocusPasteSettings()
         #expect(settings.chord(instanceName: "st-256color", className: "st-256color") == settings.terminalKey)
-        #expect(settings.chord(instanceName: "gnome-terminal-server", className: "Gnome-terminal") == settings.terminalKey)
+        #expect(
+            settings.chord(instanceName: "gnome-terminal-server", className: "Gnome-terminal")
+                == settings.terminalKey)
         #expect(settings.chord(instanceName: "urxvt", className: "URxvt").description == "ctrl+alt+v")
         #expect(settings.chord(instanceName: "gedit", className: "Gedit") == settings.key)
         // A name that only contains a terminal's name is not one.

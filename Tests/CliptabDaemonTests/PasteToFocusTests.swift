@@ -37,7 +37,8 @@ struct PasteToFocusTests {
             }
             #expect(try desk.paste("t"), "paste \(round) was not fetched")
             expected += Self.cell
-            #expect(field.waitForText(expected), "paste \(round): the entry holds \(field.text.count) characters")
+            #expect(
+                field.waitForText(expected), "paste \(round): the entry holds \(field.text.count) characters")
             #expect(try desk.clipboard() == previous, "paste \(round): the clipboard was not restored")
             guard field.text == expected else { break }
         }
@@ -90,7 +91,8 @@ struct PasteToFocusTests {
                 e.insert('end', first + '|' + second)
                 """)
         #expect(try desk.paste("t"))
-        #expect(field.waitForText(Self.cell + "|" + Self.cell), "the entry holds \(field.text.debugDescription)")
+        #expect(
+            field.waitForText(Self.cell + "|" + Self.cell), "the entry holds \(field.text.debugDescription)")
         #expect(try desk.clipboard() == "before")
     }
 

@@ -58,7 +58,9 @@ public struct FocusPasteSettings: Equatable, Sendable {
     /// The chord for a window with `WM_CLASS` (`instanceName`, `className`).
     public func chord(instanceName: String, className: String) -> KeyChord {
         let names = [instanceName.lowercased(), className.lowercased()]
-        guard let terminal = terminals.first(where: { names.contains($0.name.lowercased()) }) else { return key }
+        guard let terminal = terminals.first(where: { names.contains($0.name.lowercased()) }) else {
+            return key
+        }
         return terminal.key ?? terminalKey
     }
 
@@ -101,7 +103,8 @@ public struct FocusPasteSettings: Equatable, Sendable {
         }
     }
 
-    private static func number(_ value: String, range: ClosedRange<Int>) throws(ParsedConfiguration.ValueError)
+    private static func number(_ value: String, range: ClosedRange<Int>) throws(ParsedConfiguration
+        .ValueError)
         -> Int
     {
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(value),
@@ -129,7 +132,8 @@ public struct FocusPasteSettings: Equatable, Sendable {
             let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             guard !name.isEmpty else {
-                throw ParsedConfiguration.ValueError("expected WM_CLASS names, each with an optional :CHORD, found \"\(word)\"")
+                throw ParsedConfiguration.ValueError(
+                    "expected WM_CLASS names, each with an optional :CHORD, found \"\(word)\"")
             }
             list.append(Terminal(name: name, key: parts.count > 1 ? try parseChord(String(parts[1])) : nil))
         }

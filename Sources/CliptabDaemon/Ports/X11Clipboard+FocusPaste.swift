@@ -94,7 +94,8 @@ extension X11Clipboard: FocusPastePort {
         if transfer.textDelivered { run.outcome.delivered = true }
         // Any further request of the target's pushes the restore back.
         if run.outcome.delivered {
-            run.settleDeadline = MonotonicClock.milliseconds() + UInt64(settings.focusPaste.settleMilliseconds)
+            run.settleDeadline =
+                MonotonicClock.milliseconds() + UInt64(settings.focusPaste.settleMilliseconds)
         }
     }
 

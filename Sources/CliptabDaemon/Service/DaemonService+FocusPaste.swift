@@ -26,12 +26,15 @@ extension DaemonService {
             throw CliptabError(.clipboardUnavailable, "this clipboard cannot send keystrokes")
         }
         let previousRow = clipboard.isOwned ? copiedRowID : 0
-        paster.pasteToFocus(cell.text, isSecret: cell.isSecret, timeoutMilliseconds: Int(timeoutMilliseconds)) {
+        paster.pasteToFocus(cell.text, isSecret: cell.isSecret, timeoutMilliseconds: Int(timeoutMilliseconds))
+        {
             [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let outcome):
-                for note in outcome.notes { self.onNote("paste into the focused window (table \(table)): \(note)") }
+                for note in outcome.notes {
+                    self.onNote("paste into the focused window (table \(table)): \(note)")
+                }
                 if !outcome.ownsClipboard {
                     self.clipboardChanged(owned: false, rowID: 0)
                 } else if outcome.restoredOwnCopy {
