@@ -52,7 +52,11 @@ final class TkEntry {
     /// (waiting up to 2 s for it, and 50 ms more for a second paste).
     func pasteAndCheck(_ command: [String], environment: [String: String]) throws -> Bool {
         let before = content
-        _ = try ChildProcess.run(command[0], Array(command.dropFirst()), environment: environment)
+        // Not ChildProcess.run: the xclip server the classic sequence leaves behind would
+        // hold its output pipes open until the next owner replaces it.
+        let child = try ChildProcess.spawn(
+            command[0], Array(command.dropFirst()), environment: environment, stdout: .null, stderr: .null)
+        _ = child.waitForExit()
         var wait = 2000
         while let line = process.readLine(timeoutMilliseconds: wait) {
             content = line
