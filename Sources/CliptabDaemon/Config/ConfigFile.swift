@@ -1,67 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 
-/// Something wrong in a configuration file: the file, the line (0 for the file as a
-/// whole) and what was expected there.
-public struct ConfigProblem: Equatable, Sendable, CustomStringConvertible {
-    /// The file's path as given.
-    public var file: String
-    /// The line, counted from 1; 0 when the problem is not on one line.
-    public var line: Int
-    /// What was wrong and what would be right.
-    public var message: String
-
-    /// Makes a problem report.
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    /// "file:line: message", or "file: message" without a line.
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-}
-
-/// One `key = value` line of a configuration file.
-public struct ConfigEntry: Equatable, Sendable {
-    /// The name of the section it is in (`clipboard` in `[clipboard]`).
-    public var section: String
-    /// The quoted name after the section's name (`passwords` in `[table "passwords"]`).
-    public var subsection: String?
-    /// The key, as written.
-    public var key: String
-    /// The value without surrounding blanks (and without its quotes, when quoted).
-    public var value: String
-    /// The line, counted from 1.
-    public var line: Int
-
-    /// Makes an entry.
-    public init(section: String, subsection: String?, key: String, value: String, line: Int) {
-        self.section = section
-        self.subsection = subsection
-        self.key = key
-        self.value = value
-        self.line = line
-    }
-}
-
-/// One `[section]` or `[section "name"]` header of a configuration file.
-public struct ConfigSectionHeader: Equatable, Sendable {
-    /// The section's name.
-    public var name: String
-    /// The quoted name, if any.
-    public var subsection: String?
-    /// The line, counted from 1.
-    public var line: Int
-
-    /// Makes a header.
-    public init(name: String, subsection: String?, line: Int) {
-        self.name = name
-        self.subsection = subsection
-        self.line = line
-    }
-}
-
 /// An INI-style file as git and systemd users know it, split into sections and entries.
 ///
 /// The syntax:
@@ -275,21 +214,4 @@ public struct ConfigFile: Equatable, Sendable {
 
     /// The largest configuration file read: 1 MiB.
     public static let maxBytes = 1 << 20
-}
-
-/// Why a configuration file could not be read.
-public struct ConfigReadError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The `errno` value.
-    public let code: Int32
-
-    /// Makes an error from an `errno` value.
-    public init(code: Int32) { self.code = code }
-
-    /// True when the file does not exist.
-    public var isMissing: Bool { code == ENOENT }
-
-    /// The system's words for the error.
-    public var description: String {
-        code == EFBIG ? "it is larger than 1 MiB" : String(cString: strerror(code))
-    }
 }

@@ -50,11 +50,6 @@ public struct FocusPasteSettings: Equatable, Sendable {
             "Sakura", "org.wezfurlong.wezterm", "foot", "footclient", "terminology", "XTerm",
         ].map { Terminal(name: $0) } + [Terminal(name: "URxvt", key: chord("ctrl+alt+v"))]
 
-    /// The `[paste_to_focus]` keys, in the order of the sample file.
-    public static let keys = [
-        "timeout_ms", "settle_ms", "restore", "key", "terminal_key", "terminals", "repress_modifiers",
-    ]
-
     /// The chord for a window with `WM_CLASS` (`instanceName`, `className`).
     public func chord(instanceName: String, className: String) -> KeyChord {
         let names = [instanceName.lowercased(), className.lowercased()]
@@ -83,56 +78,23 @@ public struct FocusPasteSettings: Equatable, Sendable {
         (try? KeyChord(parsing: text)) ?? (try! KeyChord(parsing: "ctrl+v"))
     }
 
-    /// Sets `key` from `value`; throws a message naming what was expected.
-    mutating func set(_ key: String, _ value: String) throws(ParsedConfiguration.ValueError) {
-        switch key {
-        case "timeout_ms":
-            timeoutMilliseconds = try Self.number(value, range: 1...60_000)
-        case "settle_ms":
-            settleMilliseconds = try Self.number(value, range: 0...5_000)
-        case "restore":
-            restore = try ParsedConfiguration.boolean(value)
-        case "key":
-            self.key = try Self.parseChord(value)
-        case "terminal_key":
-            terminalKey = try Self.parseChord(value)
-        case "terminals":
-            terminals = try Self.parseTerminals(value)
-        default:
-            repressModifiers = try ParsedConfiguration.boolean(value)
-        }
-    }
-
-    private static func number(_ value: String, range: ClosedRange<Int>) throws(ParsedConfiguration
-        .ValueError)
-        -> Int
-    {
-        guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let number = Int(value),
-            range.contains(number)
-        else {
-            throw ParsedConfiguration.ValueError(
-                "expected a whole number of milliseconds from \(range.lowerBound) to \(range.upperBound), found \"\(value)\""
-            )
-        }
-        return number
-    }
-
-    private static func parseChord(_ value: String) throws(ParsedConfiguration.ValueError) -> KeyChord {
+    /// The value of `key` and `terminal_key`: a chord such as `ctrl+shift+v`.
+    static func parseChord(_ value: String) throws(ConfigValueError) -> KeyChord {
         do {
             return try KeyChord(parsing: value)
         } catch {
-            throw ParsedConfiguration.ValueError(error.description)
+            throw ConfigValueError(error.description)
         }
     }
 
     /// Class names split on blanks and commas, each optionally `NAME:CHORD`.
-    private static func parseTerminals(_ value: String) throws(ParsedConfiguration.ValueError) -> [Terminal] {
+    static func parseTerminals(_ value: String) throws(ConfigValueError) -> [Terminal] {
         var list: [Terminal] = []
         for word in value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
             let parts = word.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let name = String(parts[0])
             guard !name.isEmpty else {
-                throw ParsedConfiguration.ValueError(
+                throw ConfigValueError(
                     "expected WM_CLASS names, each with an optional :CHORD, found \"\(word)\"")
             }
             list.append(Terminal(name: name, key: parts.count > 1 ? try parseChord(String(parts[1])) : nil))

@@ -3,28 +3,6 @@ import DBus
 import Glibc
 import Posix
 
-/// A source of events that the loop polls besides the bus and the signals: the X
-/// connection of the clipboard, for one.
-public protocol PollSource: AnyObject {
-    /// The descriptor to poll for input, or nil when the source has none now.
-    var pollDescriptor: Int32? { get }
-    /// Handles whatever is pending (called before every poll, and after the descriptor
-    /// became readable), `now` in monotonic milliseconds.
-    func process(now: UInt64)
-    /// The next monotonic millisecond at which the source needs `process` called, if any.
-    func nextDeadline() -> UInt64?
-}
-
-/// Why the loop ended.
-public enum LoopExit: Equatable {
-    /// SIGTERM or SIGINT: a clean stop.
-    case signal(Int32)
-    /// The bus connection was lost.
-    case busLost
-    /// `shouldStop` said so (the bus name was taken over).
-    case stopped
-}
-
 /// The daemon's one thread and one `poll()`: the D-Bus watches and timeouts, the signal
 /// descriptor, and any other sources, with nothing done by time-based polling.
 public final class EventLoop {

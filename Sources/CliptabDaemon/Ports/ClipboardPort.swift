@@ -14,28 +14,6 @@ public protocol ClipboardPort: AnyObject {
     func read(completion: @escaping (Result<String, CliptabError>) -> Void)
     /// True while this daemon owns the clipboard.
     var isOwned: Bool { get }
-}
-
-/// The clipboard of a daemon without a display: every call says so.
-public final class UnavailableClipboard: ClipboardPort {
-    private let reason: String
-
-    /// Makes a clipboard that answers `ClipboardUnavailable` with `reason`.
-    public init(reason: String) { self.reason = reason }
-
-    /// Throws `ClipboardUnavailable`.
-    public func copy(_ text: String, isSecret: Bool) throws {
-        throw CliptabError(.clipboardUnavailable, reason)
-    }
-
-    /// Does nothing: there is nothing to give up.
-    public func clear() {}
-
-    /// Completes with `ClipboardUnavailable`.
-    public func read(completion: @escaping (Result<String, CliptabError>) -> Void) {
-        completion(.failure(CliptabError(.clipboardUnavailable, reason)))
-    }
-
-    /// Always false.
-    public var isOwned: Bool { false }
+    /// The settings in force; a reload of the configuration puts new ones here.
+    var settings: ClipboardSettings { get set }
 }

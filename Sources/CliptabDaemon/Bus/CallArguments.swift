@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+import DBus
+
+/// Typed access to a call's arguments.
+///
+/// The dispatcher has already checked the signature, so a mismatch here is a table error,
+/// reported as InvalidArgs rather than a crash.
+struct CallArguments {
+    /// The call's values, in order.
+    let values: [BusValue]
+
+    /// Wraps a call's values.
+    init(_ values: [BusValue]) { self.values = values }
+
+    /// Reads one value with `read`; a mismatch is InvalidArgs naming the argument.
+    private func read<T>(_ read: ([BusValue]) throws(BusValueMismatch) -> T) throws -> T {
+        do {
+            return try read(values)
+        } catch {
+            throw BusError.invalidArgs("argument \(error.index) should be of type \(error.expected)")
+        }
+    }
+
+    /// The string at `i`.
+    func string(_ i: Int) throws -> String { try read { v throws(BusValueMismatch) in try v.string(at: i) } }
+    /// The int32 at `i`.
+    func int32(_ i: Int) throws -> Int32 { try read { v throws(BusValueMismatch) in try v.int32(at: i) } }
+    /// The uint32 at `i`.
+    func uint32(_ i: Int) throws -> UInt32 { try read { v throws(BusValueMismatch) in try v.uint32(at: i) } }
+    /// The uint64 at `i`.
+    func uint64(_ i: Int) throws -> UInt64 { try read { v throws(BusValueMismatch) in try v.uint64(at: i) } }
+    /// The boolean at `i`.
+    func bool(_ i: Int) throws -> Bool { try read { v throws(BusValueMismatch) in try v.boolean(at: i) } }
+    /// The string array at `i`.
+    func strings(_ i: Int) throws -> [String] {
+        try read { v throws(BusValueMismatch) in try v.strings(at: i) }
+    }
+    /// The int32 array at `i`.
+    func int32s(_ i: Int) throws -> [Int32] { try read { v throws(BusValueMismatch) in try v.int32s(at: i) } }
+}
+
+// The interface tables' shorthands: short, since every row uses them.
+
+/// An argument named `name` of type `signature`.
+func arg(_ name: String, _ signature: String) -> BusArgument {
+    BusArgument(name: name, signature: signature)
+}
+
+/// A string array.
+func strings(_ list: [String]) -> BusValue {
+    .array(elementSignature: "s", list.map { .string($0) })
+}
+
+/// An int32 array.
+func int32s(_ list: [Int32]) -> BusValue {
+    .array(elementSignature: "i", list.map { .int32($0) })
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+import DBus
+
+/// One row of the interface's method table: the method's name and arguments, and what it
+/// does with a service.
+///
+/// The row holds no service: bound to one it becomes the `BusMethod` that the bus
+/// dispatches to; unbound it only describes the method (for the introspection XML).
+struct CliptabMethod {
+    /// The method's name.
+    let name: String
+    /// The arguments it takes.
+    let inputs: [BusArgument]
+    /// The values it answers.
+    let outputs: [BusArgument]
+    /// Decodes the call, asks the service, and answers (now, or later for a deferred one).
+    let body: (DaemonService, BusMethodCall) throws -> BusReply
+
+    /// A method answered at once with the values its handler returns.
+    static func immediate(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler: @escaping (DaemonService, CallArguments) throws -> [BusValue]
+    ) -> CliptabMethod {
+        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+            .values(try handler(service, CallArguments(call.arguments)))
+        }
+    }
+
+    /// A method whose handler may finish later (a clipboard read): it gets a completion
+    /// that sends the text, or the error, whenever it is called.
+    static func deferred(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (DaemonService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
+            -> Void
+    ) -> CliptabMethod {
+        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+            try handler(service, CallArguments(call.arguments)) { result in
+                switch result {
+                case .success(let text): try? call.reply([.string(text)])
+                case .failure(let error): try? call.replyError(error)
+                }
+            }
+            return .deferred
+        }
+    }
+
+    /// A deferred method that answers one boolean (PasteToFocus: delivered or not).
+    static func deferredFlag(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (DaemonService, CallArguments, @escaping (Result<Bool, Error>) -> Void) throws
+            -> Void
+    ) -> CliptabMethod {
+        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+            try handler(service, CallArguments(call.arguments)) { result in
+                switch result {
+                case .success(let flag): try? call.reply([.boolean(flag)])
+                case .failure(let error): try? call.replyError(error)
+                }
+            }
+            return .deferred
+        }
+    }
+
+    /// The method dispatched to `service`.
+    func bound(to service: DaemonService) -> BusMethod {
+        BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [body] call in
+            try body(service, call)
+        }
+    }
+
+    /// The method's description alone, for the introspection XML; it is never registered,
+    /// so a call reaching it is a programming error.
+    var declaration: BusMethod {
+        BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [name] _ in
+            preconditionFailure("\(name) was called on a description of the interface")
+        }
+    }
+}

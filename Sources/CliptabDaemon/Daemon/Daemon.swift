@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import CliptabCore
+import CliptabStore
+import DBus
+import Glibc
+import Posix
+
+/// The running daemon: starts its parts in order, runs the loop, and stops them in reverse.
+///
+/// The start, each step needing the ones before it: the configuration; the signal channel;
+/// the store's lock (with `--replace`, after making the running daemon stop) and the store;
+/// the table service with the file's settings and tables; the clipboard; the bus connection
+/// with the object registered; the element limit; signal publishing; and last the bus
+/// name, so that no call arrives before everything is ready.
+public final class Daemon {
+    /// The exit status for a configuration that cannot be used (`EX_CONFIG`): the unit does
+    /// not restart on it, since only an edit of the file helps.
+    public static let configurationExitStatus: Int32 = 78
+
+    private let options: DaemonOptions
+    private let configurator: Configurator
+    private let display: String?
+
+    // The parts, in the order they start; `shutdown()` stops them in reverse.
+    private var signals: SignalChannel?
+    private var storeLock: StoreLock?
+    private var store: SQLiteStore?
+    private var configured: ConfiguredService?
+    private var clipboard: X11Clipboard?
+    private var bus: BusConnection?
+    private var publisher: SignalPublisher?
+    /// Set when another daemon took the bus name over: the loop then ends.
+    private var replaced = false
+
+    /// Makes a daemon for `options`; `environment` looks up the variables that place the
+    /// configuration file and name the display.
+    public init(options: DaemonOptions, environment: @escaping (String) -> String? = ConfigLocation.variable)
+    {
+        self.options = options
+        configurator = Configurator(
+            path: options.configPath ?? ConfigLocation.defaultPath(environment: environment),
+            isExplicit: options.configPath != nil, overrides: options.overrides, environment: environment)
+        display = environment("DISPLAY")
+    }
+
+    /// Checks the configuration (`--check-config`), or serves until stopped; returns the
+    /// exit status.
+    public func run() -> Int32 {
+        let configuration: DaemonConfiguration
+        do {
+            configuration = try configurator.start()
+        } catch {
+            for problem in error.problems { Log.line(problem.description, level: .error) }
+            Log.line(
+                "stopping: the configuration has \(error.problems.count) problem(s); see cliptab.conf(5)",
+                level: .error)
+            return Self.configurationExitStatus
+        }
+        if options.mode == .checkConfig {
+            if let path = configurator.path, access(path, F_OK) == 0 {
+                print("\(path): ok")
+            } else {
+                print("\(configurator.path ?? "no configuration file"): not found; the defaults apply")
+            }
+            return 0
+        }
+        Log.threshold = configuration.logLevel
+        Log.line(
+            "configuration from \(configurator.path ?? "(none)"): \(configuration.summary)", level: .debug)
+        defer { shutdown() }
+        let loop: EventLoop
+        do {
+            loop = try start(configuration)
+        } catch {
+            for line in error.lines { Log.line(line, level: .error) }
+            return 1
+        }
+        switch loop.run() {
+        case .signal(let number):
+            Log.line("stopping on signal \(number)")
+            return 0
+        case .stopped:
+            Log.line("another cliptabd took over \(CliptabBus.name); stopping")
+            return 0
+        case .busLost:
+            Log.line("lost the connection to the session bus; stopping", level: .error)
+            return 1
+        }
+    }
+
+    /// Re-reads the configuration file and applies it; returns the problems.
+    ///
+    /// SIGHUP comes here; the `Reload` method reaches the same `ConfiguredService.reload()`.
+    public func reload() -> [String] { configured?.reload() ?? [] }
+
+    // MARK: - Start
+
+    /// Starts every part in order; returns the loop that runs them.
+    private func start(_ configuration: DaemonConfiguration) throws(StartFailure) -> EventLoop {
+        // A parent may have spawned us with signals blocked; SIGPIPE must not kill a daemon.
+        SignalMask.clearForCurrentThread()
+        SignalMask.ignoreBrokenPipe()
+        let signals = try step("Failed to set up signal handling") {
+            try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
+        }
+        self.signals = signals
+        let store = try openStore(configuration)
+        let configured = try ConfiguredService(
+            configurator: configurator, configuration: configuration,
+            tables: TableService(catalog: store.catalog, persistence: store.store)
+        ) { settings in
+            let clipboard = X11Clipboard(display: display, settings: settings)
+            self.clipboard = clipboard
+            return clipboard
+        }
+        self.configured = configured
+        let service = configured.service
+        clipboard?.onLost = { service.clipboardChanged(owned: false, rowID: 0) }
+        let bus = try connect(service)
+        limitElements(on: bus, tables: service.tables)
+        let publisher = SignalPublisher(bus: bus, tables: service.tables)
+        service.tables.onEvent = { publisher.publish($0) }
+        service.onClipboardChanged = { publisher.publishClipboard(owned: $0, rowID: $1) }
+        self.publisher = publisher
+        try ownName(on: bus)
+        Log.line(
+            "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
+        )
+        let loop = EventLoop(bus: bus, signals: signals)
+        loop.sources = clipboard.map { [$0] } ?? []
+        loop.shouldStop = { [unowned self] in replaced }
+        loop.onReload = { [unowned self] in _ = reload() }
+        return loop
+    }
+
+    /// Takes the data directory's lock, then opens the store in it.
+    private func openStore(_ configuration: DaemonConfiguration) throws(StartFailure)
+        -> (store: SQLiteStore, catalog: Catalog)
+    {
+        try step("Failed to open the store") {
+            let directory = try configurator.dataDirectory(of: configuration)
+            storeLock = try lockStore(directory, replacing: options.replace)
+            let (store, catalog) = try SQLiteStore.open(
+                directory: directory, durability: configuration.durability)
+            self.store = store
+            return (store, catalog)
+        }
+    }
+
+    /// Takes the data directory's lock.
+    ///
+    /// With `--replace`, first takes the bus name on a connection of its own, so that the
+    /// running cliptabd gets NameLost and stops, then waits (at most 10 s) for its lock; the
+    /// name is given back for the real connection to take.
+    private func lockStore(_ directory: String, replacing: Bool) throws -> StoreLock {
+        guard replacing else { return try StoreLock.take(directory: directory) }
+        let claim = try? BusConnection.connect()
+        _ = try? claim?.requestName(
+            CliptabBus.name, replaceExisting: true, allowReplacement: true, doNotQueue: true)
+        defer { claim?.close() }
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while true {
+            do {
+                return try StoreLock.take(directory: directory)
+            } catch is CliptabError where MonotonicClock.milliseconds() < deadline {
+                // The old daemon frees the lock as it stops; anything else fails at the deadline.
+                usleep(50_000)
+            }
+        }
+    }
+
+    /// Connects to the session bus and registers the object serving `service`.
+    private func connect(_ service: DaemonService) throws(StartFailure) -> BusConnection {
+        let bus = try step("Failed to connect to the session bus") { try BusConnection.connect() }
+        self.bus = bus
+        try step("Failed to register \(CliptabBus.path)") {
+            try bus.registerObject(
+                path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
+        }
+        return bus
+    }
+
+    /// Refuses calls carrying more array elements than any call on the largest table needs.
+    private func limitElements(on bus: BusConnection, tables: TableService) {
+        // No call needs more elements than two arrays as long as the largest table (DeleteRows).
+        let rows = tables.limits.maxRowsPerTable
+        bus.maximumElementsPerCall = 2 * rows + 16
+        bus.elementLimitError = { limit in
+            CliptabError(
+                .limitExceeded,
+                "the call carries more than \(limit) array elements in all, more than any call on a table of at most \(rows) rows needs; send fewer"
+            )
+        }
+    }
+
+    /// Takes the bus name (`--replace`: from a running daemon) and stops when another
+    /// daemon takes it over later.
+    private func ownName(on bus: BusConnection) throws(StartFailure) {
+        // With allowReplacement, a `cliptabd --replace` takes the name: this one then stops.
+        bus.addSignalHandler { [unowned self] message in
+            if message.member == "NameLost" && message.interface == "org.freedesktop.DBus",
+                (try? message.readValues()) == [.string(CliptabBus.name)]
+            {
+                replaced = true
+            }
+        }
+        let result = try step("Failed to request the name \(CliptabBus.name)") {
+            try bus.requestName(
+                CliptabBus.name, replaceExisting: options.replace, allowReplacement: true, doNotQueue: true)
+        }
+        switch result {
+        case .primaryOwner, .alreadyOwner:
+            break
+        case .exists, .inQueue:
+            throw StartFailure(
+                "another cliptabd already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over"
+            )
+        }
+    }
+
+    /// Runs one step of the start; a failure becomes "`failure`: the error".
+    private func step<T>(_ failure: String, _ body: () throws -> T) throws(StartFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StartFailure("\(failure): \(error)")
+        }
+    }
+
+    // MARK: - Shutdown
+
+    /// Stops every part started, in reverse order.
+    private func shutdown() {
+        // No more signals: what follows (the clipboard's hand-over) is not a change to
+        // announce, and the bus is about to go.
+        configured?.service.tables.onEvent = { _ in }
+        configured?.service.onClipboardChanged = { _, _ in }
+        publisher = nil
+        bus?.close()
+        bus = nil
+        // Hands a copied text to a clipboard manager, if there is one.
+        clipboard?.shutdown()
+        clipboard = nil
+        configured = nil
+        // Closed on every way out, so that the store file alone holds every change.
+        store?.close()
+        store = nil
+        storeLock = nil
+        signals = nil
+    }
+}

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import CliptabCore
+import DBus
+
+/// Announces what changed on the bus: each committed change and each change of the
+/// clipboard as its typed signal, and the properties they change with PropertiesChanged.
+///
+/// A signal that cannot be sent is logged and ignored: the change itself is committed.
+final class SignalPublisher {
+    private let bus: BusConnection
+    private let tables: TableService
+
+    /// Makes a publisher on `bus` for the changes of `tables`.
+    init(bus: BusConnection, tables: TableService) {
+        self.bus = bus
+        self.tables = tables
+    }
+
+    /// Publishes a committed change; a change of the table list also changes `Tables`.
+    func publish(_ event: TableEvent) {
+        emit(CliptabSignal(event))
+        switch event {
+        case .tableAdded, .tableRemoved, .tableRenamed:
+            propertiesChanged([
+                "Tables": .array(elementSignature: "s", tables.listTables().map { .string($0) })
+            ])
+        case .sectionsInserted, .sectionsDeleted, .sectionMoved, .sectionChanged, .rowsInserted, .rowsDeleted,
+            .rowMoved, .rowsChanged:
+            break
+        }
+    }
+
+    /// Publishes a change of this daemon's hold on the clipboard, and of the two properties
+    /// that show it.
+    func publishClipboard(owned: Bool, rowID: UInt64) {
+        emit(CliptabSignal.clipboard(owned: owned, rowID: rowID))
+        propertiesChanged(["ClipboardOwned": .boolean(owned), "ClipboardRowId": .uint64(rowID)])
+    }
+
+    private func emit(_ signal: CliptabSignal) {
+        do {
+            try bus.emit(
+                signal.declaration, from: CliptabBus.path, interface: CliptabBus.interface,
+                values: signal.values)
+        } catch {
+            Log.line("Failed to emit \(signal.declaration.name): \(error), ignoring", level: .warning)
+        }
+    }
+
+    private func propertiesChanged(_ changed: [String: BusValue]) {
+        do {
+            try bus.emitPropertiesChanged(
+                path: CliptabBus.path, interface: CliptabBus.interface, changed: changed)
+        } catch {
+            Log.line("Failed to emit PropertiesChanged: \(error), ignoring", level: .warning)
+        }
+    }
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+
+/// How the daemon uses the X11 clipboard.
+public struct ClipboardSettings: Equatable, Sendable {
+    /// Also take PRIMARY (middle-click paste) on copy.
+    public var ownPrimary = false
+    /// How long a secret copy stays on the clipboard, in milliseconds.
+    public var secretClearMilliseconds = 30_000
+    /// The longest wait for another program's clipboard text, in milliseconds.
+    public var readTimeoutMilliseconds = 2_000
+    /// The largest clipboard text a paste accepts, in bytes.
+    public var maxReadBytes = 16 << 20
+    /// How often an unreachable display is tried again, in milliseconds.
+    public var reconnectMilliseconds = 5_000
+    /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.
+    public var handOverMilliseconds = 2_000
+    /// The largest property written in one request; larger texts go by INCR in chunks of
+    /// this size.
+    ///
+    /// Measured with `cliptab-bench clipboard` (10 MiB read by xclip, against an xclip owner):
+    /// one 10 MiB property 1.5-1.6x, 256 KiB chunks about 1.08x, 512 KiB about 1.05-1.11x,
+    /// 1 MiB 1.15x, 2 MiB 1.27x; with chunks written unchecked, 512 KiB: 0.71-0.84x. INCR lets
+    /// the requestor read one chunk while the next is written, so it beats a single huge
+    /// property; very small chunks pay a round trip each.
+    public var incrementalChunkBytes = 1 << 19
+    /// How long an INCR transfer may wait for its requestor, in milliseconds.
+    public var incrementalTimeoutMilliseconds = 5_000
+    /// How `PasteToFocus` pastes.
+    public var focusPaste = FocusPasteSettings()
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import CliptabDaemon
+import TestSupport
+
+/// The daemon's use cases built in this process, as `Daemon` builds them.
+///
+/// No store, bus or display: a configuration file in a temporary directory, in-memory
+/// persistence, and a recording clipboard. What the bus would announce is recorded.
+final class InProcessDaemon {
+    /// Holds the configuration file.
+    let directory: TemporaryDirectory
+    /// The service with its configuration, as the daemon makes it.
+    let configured: ConfiguredService
+    /// The clipboard the service copies to.
+    let clipboard: RecordingClipboard
+    /// Every committed change, in order.
+    private(set) var events: [TableEvent] = []
+    /// Every change of the hold on the clipboard announced: (owned, row id).
+    private(set) var clipboardChanges: [ClipboardChange] = []
+
+    /// One announced change of the hold on the clipboard.
+    struct ClipboardChange: Equatable {
+        /// Whether this daemon holds the clipboard.
+        let owned: Bool
+        /// The copied row's id, or 0.
+        let rowID: UInt64
+    }
+
+    /// The use cases.
+    var service: DaemonService { configured.service }
+    /// The tables.
+    var tables: TableService { configured.service.tables }
+    /// The configuration file's path.
+    var configPath: String { directory.appending("cliptab.conf") }
+
+    /// Writes `config` (when given) and starts the use cases on it.
+    init(config: String? = nil) throws {
+        directory = try TemporaryDirectory(prefix: "cliptab-inprocess")
+        if let config { try writeFile(directory.appending("cliptab.conf"), config) }
+        let configurator = Configurator(
+            path: directory.appending("cliptab.conf"), isExplicit: false,
+            environment: { $0 == "HOME" ? "/home/u" : nil })
+        var made: RecordingClipboard?
+        configured = try ConfiguredService(
+            configurator: configurator, configuration: try configurator.start(),
+            tables: TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        ) { settings in
+            let clipboard = RecordingClipboard(settings: settings)
+            made = clipboard
+            return clipboard
+        }
+        guard let made else { throw FixtureError("the service made no clipboard") }
+        clipboard = made
+        configured.service.tables.onEvent = { [unowned self] in events.append($0) }
+        configured.service.onClipboardChanged = { [unowned self] in
+            clipboardChanges.append(ClipboardChange(owned: $0, rowID: $1))
+        }
+    }
+
+    /// Rewrites the configuration file.
+    func write(_ config: String) throws { try writeFile(configPath, config) }
+
+    /// Makes `table` with one section of `rows`; returns the rows' ids.
+    @discardableResult
+    func makeTable(_ table: String, _ rows: [String]) throws -> [UInt64] {
+        if (try? tables.record(of: table)) == nil { try tables.createTable(table) }
+        return try tables.insertRows(table, section: 0, row: 0, texts: rows)
+    }
+
+    /// The texts of section 0 of `table`.
+    func texts(_ table: String) throws -> [String] {
+        try tables.rows(of: table, section: 0, offset: 0, limit: 1000).map(\.text)
+    }
+
+    /// Pastes into `table` at (section, row) and returns what the completion got.
+    func paste(_ table: String, section: Int32 = 0, row: Int32) throws -> Result<String, Error>? {
+        var outcome: Result<String, Error>?
+        try service.paste(table, section: section, row: row) { outcome = $0 }
+        return outcome
+    }
+
+    deinit { Log.threshold = .info }
+}
