@@ -85,6 +85,7 @@ struct CommandLineToolTests {
         ("Cut", [s("snippets"), i(0), i(0)], .error(errorPrefix + "NotPermitted")),
         ("Paste", [s("snippets"), i(0), i(-1)], .error(errorPrefix + "NotPermitted")),
         ("Copy", [s("snippets"), i(0), i(0)], .error(errorPrefix + "ClipboardUnavailable")),
+        ("PasteToFocus", [s("snippets"), i(0), i(0), u(0)], .error(errorPrefix + "ClipboardUnavailable")),
         ("CopySection", [s("snippets"), i(1), s(", ")], .error(errorPrefix + "ClipboardUnavailable")),
         (
             "PerformAction", [s("snippets"), s("copy"), i(0), i(0)],

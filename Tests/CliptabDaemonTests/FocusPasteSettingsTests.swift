@@ -14,7 +14,7 @@ struct FocusPasteSettingsTests {
             """
             [paste_to_focus]
             timeout_ms = 250
-            settle_ms = 0
+            settle_ms = 1
             restore = no
             key = Shift+Insert
             terminal_key = ctrl + shift + V
@@ -23,7 +23,7 @@ struct FocusPasteSettingsTests {
             """)
         #expect(parsed.problems == [])
         let settings = parsed.configuration.focusPaste
-        #expect(settings.timeoutMilliseconds == 250 && settings.settleMilliseconds == 0)
+        #expect(settings.timeoutMilliseconds == 250 && settings.settleMilliseconds == 1)
         #expect(!settings.restore && settings.repressModifiers)
         #expect(settings.key.description == "shift+Insert")
         #expect(settings.terminalKey.description == "ctrl+shift+v")
@@ -48,7 +48,7 @@ struct FocusPasteSettingsTests {
     @Test(arguments: [
         ("key = ctrl+", "expected modifiers and a key"), ("key = hyper+v", "unknown modifier \"hyper\""),
         ("key = ctrl+NoSuchKey", "unknown key \"NoSuchKey\""), ("timeout_ms = 0", "from 1 to 60000"),
-        ("settle_ms = 5001", "from 0 to 5000"), ("restore = maybe", "expected true or false"),
+        ("settle_ms = 5001", "from 1 to 5000"), ("restore = maybe", "expected true or false"),
         ("terminals = :ctrl+v", "expected WM_CLASS names"), ("colour = red", "unknown key \"colour\""),
     ])
     func problems(line: String, message: String) {

@@ -82,7 +82,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // As paste_timeout_ms: the call must end well before the client gives up.
         case .focusPasteTimeoutMilliseconds: (1...60_000, "milliseconds")
         // Programs ask again within milliseconds; seconds would only delay the restore.
-        case .settleMilliseconds: (0...5_000, "milliseconds")
+        case .settleMilliseconds: (1...5_000, "milliseconds")
         case .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey, .terminals,
             .repressModifiers:
             nil
