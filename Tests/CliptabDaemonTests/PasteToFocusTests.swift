@@ -96,6 +96,20 @@ struct PasteToFocusTests {
         #expect(try desk.clipboard() == "before")
     }
 
+    /// A cell larger than one chunk goes by INCR: the restore waits for its last chunk.
+    @Test func largeCellByIncrementalTransfer() throws {
+        let desk = try Self.desk()
+        // Over one 256 KiB chunk, and over the 400000 bytes Tk takes in one property.
+        let big = String(repeating: "0123456789abcdef", count: 40_000)
+        try desk.call("InsertRow", [s("t"), i(0), i(1), s(big)])
+        try desk.ownClipboardElsewhere(Array("before".utf8))
+        let field = try TextFieldProgram.tk(on: desk)
+        #expect(try desk.paste("t", row: 1, timeoutMilliseconds: 10_000))
+        let arrived = field.waitForText(big)
+        #expect(arrived, "the entry holds \(field.text.count) characters")
+        #expect(try desk.clipboard() == "before")
+    }
+
     /// A clipboard manager reading every new owner's text proves no paste: the restore
     /// waits for the focused program, which fetches 300 ms after the key.
     @Test func clipboardManagerFetchesDoNotCount() throws {
