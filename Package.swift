@@ -70,23 +70,47 @@ let package = Package(
         ),
         .executableTarget(
             name: "cliptab-bench",
-            dependencies: ["CliptabContract", "CliptabCore", "CliptabStore", "DBus", "Posix"]),
+            dependencies: [
+                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
+                "TestSupport",
+            ]),
 
-        // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories.
+        // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories,
+        // the seeded random of every randomized test. No D-Bus and no model, so that the
+        // wrapper modules' tests link only what they test.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
+        // The randomized model of the table service (reference, generator, runner, event
+        // replica), shared by the core's tests (in memory) and the store's (over SQLite).
+        .target(name: "ModelTestSupport", dependencies: ["CliptabCore", "TestSupport"]),
+        // One fixture for a built cliptabd on a private bus (and Xvfb), the calls of the
+        // contract and snapshots of its tables, for the tests and the benchmark that run one.
+        .target(
+            name: "DaemonTestSupport", dependencies: ["CliptabContract", "DBus", "Posix", "TestSupport"]),
 
         .testTarget(
-            name: "CliptabCoreTests", dependencies: ["CliptabContract", "CliptabCore", "TestSupport"]),
-        .testTarget(name: "CliptabStoreTests", dependencies: ["CliptabStore", "CliptabCore", "TestSupport"]),
+            name: "CliptabCoreTests",
+            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "CliptabStoreTests",
+            dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
         .testTarget(
             name: "CliptabDaemonTests",
-            dependencies: ["CliptabContract", "CliptabDaemon", "TestSupport", "cliptabd", "cliptab"]),
+            dependencies: [
+                "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab",
+            ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["CliptabContract", "DBus", "CliptabCore", "TestSupport", "cliptabd", "cliptab"]
+            dependencies: [
+                "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
+                "cliptab",
+            ]
         ),
-        .testTarget(name: "FaultTests", dependencies: ["DBus", "CliptabCore", "TestSupport", "cliptabd"]),
+        .testTarget(
+            name: "FaultTests",
+            dependencies: [
+                "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
+            ]),
     ]
 )

@@ -5,7 +5,7 @@ import DBus
 import Glibc
 import Posix
 
-/// Issue 3's figures: the release `cliptabd` beside this benchmark on a private session bus,
+/// The bus's cost: the release `cliptabd` beside this benchmark on a private session bus,
 /// called from one client and measured against `org.freedesktop.DBus.Peer.Ping` to the same
 /// daemon in the same run (libdbus answers Ping itself, so the ratio is cliptab's own cost
 /// over the bus) and against a bare SQLite commit.

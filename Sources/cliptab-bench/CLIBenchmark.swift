@@ -4,7 +4,7 @@ import CliptabCore
 import Glibc
 import Posix
 
-/// Issue 4's figures: whole-process wall time of `cliptab get T 0:0` against `dbus-send
+/// The CLI's cost: whole-process wall time of `cliptab get T 0:0` against `dbus-send
 /// --print-reply` of the same `GetCell` call, interleaved in one run, and the peak RSS of
 /// `cliptab get`.
 ///

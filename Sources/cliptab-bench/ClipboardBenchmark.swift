@@ -4,7 +4,7 @@ import DBus
 import Glibc
 import Posix
 
-/// Issue 5's figures, each beside xclip doing the same in the same run on the same private
+/// The clipboard's cost, each beside xclip doing the same in the same run on the same private
 /// Xvfb: `cliptab copy T 0:0` then `xclip -o`, against `xclip -i` then `xclip -o`; and a
 /// 10 MiB `xclip -o` from cliptabd against one from an `xclip -i` owner.
 enum ClipboardBenchmark {

@@ -4,7 +4,7 @@ import CliptabStore
 import Glibc
 import Posix
 
-/// Issue 2's figures: single-row operations and opening the store at 1k, 100k and 1M rows,
+/// The store's cost: single-row operations and opening the store at 1k, 100k and 1M rows,
 /// persistence included, against a bare one-row SQLite commit with the same settings.
 enum StoreBenchmark {
     static let sizes = [1_000, 100_000, 1_000_000]

@@ -218,7 +218,7 @@ struct ExchangeTests {
         #expect(try ExchangeCodec.encode(fine, as: .lines) == "## #\na##\rb\n#\n")
     }
 
-    private static func randomText(_ random: inout SplitMix64, forLines: Bool) -> String {
+    private static func randomText(_ random: inout SeededRandom, forLines: Bool) -> String {
         let pool = [
             "a", "Z", "0", " ", "\t", "\n", "\r", "\r\n", "\\", "\\t", "\\n", "#", "##", "\"", "\u{0}",
             "\u{1}",
@@ -235,7 +235,7 @@ struct ExchangeTests {
         return text
     }
 
-    private static func randomTable(_ random: inout SplitMix64, forLines: Bool) -> ExchangeTable {
+    private static func randomTable(_ random: inout SeededRandom, forLines: Bool) -> ExchangeTable {
         var table = ExchangeTable(name: randomText(&random, forLines: false))
         for _ in 0..<Int.random(in: 0...4, using: &random) {
             var section = ExchangeSection(
@@ -253,7 +253,8 @@ struct ExchangeTests {
 
     @Test("round trips of random tables", arguments: ExchangeFormat.allCases)
     func roundTrips(_ format: ExchangeFormat) throws {
-        var random = SplitMix64(seed: 0xE7C4_A46E ^ UInt64(format.rawValue.utf8.count))
+        var random = SeededRandom(
+            "ExchangeTests.roundTrips(\(format))", fixed: 0xE7C4_A46E ^ UInt64(format.rawValue.utf8.count))
         for _ in 0..<400 {
             let table = withoutIDs(Self.randomTable(&random, forLines: format == .lines))
             let data = try ExchangeCodec.encode(table, as: format)

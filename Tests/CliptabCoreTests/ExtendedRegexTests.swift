@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-// SplitMix64 comes from ModelHarness.swift, shared by the randomized tests.
+// SeededRandom comes from TestSupport, shared by the randomized tests.
 
 private func matches(_ pattern: String, _ text: String) throws -> Bool {
     var budget = MatchBudget(steps: MatchBudget.defaultSteps)
@@ -146,7 +146,7 @@ struct ExtendedRegexTests {
 
     @Test("agrees with grep -E on random patterns over {a, b}")
     func agreesWithGrep() throws {
-        var random = SplitMix64(seed: 0x5EED_CAFE)
+        var random = SeededRandom("ExtendedRegexTests.agreesWithGrep", fixed: 0x5EED_CAFE)
         var texts = [""]
         for _ in 0..<60 {
             let length = Int.random(in: 1...9, using: &random)
@@ -168,7 +168,7 @@ struct ExtendedRegexTests {
         #expect(checked == 300 * texts.count)
     }
 
-    private static func randomPattern(depth: Int, using random: inout SplitMix64) -> String {
+    private static func randomPattern(depth: Int, using random: inout SeededRandom) -> String {
         let branches = Int.random(in: 0..<6, using: &random) == 0 ? 2 : 1
         var alternatives: [String] = []
         for _ in 0..<branches {

@@ -92,7 +92,7 @@ struct OrderKeysTests {
     @Test("Moving rows one after another to the second place stays cheap (a list under a pinned row)")
     func movesToSecondPlace() {
         var list = KeyList(keys: (0..<1000).map { Int64($0) * OrderKeys.spacing })
-        var rng = SplitMix64(seed: 7)
+        var rng = SeededRandom("OrderKeysTests.movesToSecondPlace", fixed: 7)
         for step in 0..<5000 {
             if let problem = list.move(from: rng.below(1000), to: 1) {
                 Issue.record("step \(step): \(problem)")
@@ -107,7 +107,7 @@ struct OrderKeysTests {
     @Test("Moving rows one after another to one place in the middle keeps the keys ascending")
     func movesToTheMiddle() {
         var list = KeyList(keys: (0..<1000).map { Int64($0) * OrderKeys.spacing })
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededRandom("OrderKeysTests.movesToTheMiddle", fixed: 11)
         for step in 0..<2000 {
             if let problem = list.move(from: rng.below(1000), to: 500) {
                 Issue.record("step \(step): \(problem)")
@@ -121,7 +121,7 @@ struct OrderKeysTests {
     @Test("Random inserts and moves keep the keys strictly ascending and distinct")
     func randomInserts() {
         var list = KeyList(keys: [])
-        var rng = SplitMix64(seed: 0x5EED)
+        var rng = SeededRandom("OrderKeysTests.randomInserts", fixed: 0x5EED)
         for step in 0..<6000 {
             let problem: String?
             if list.keys.count > 10 && rng.percent(30) {
@@ -163,7 +163,7 @@ struct OrderKeysMiddleTests {
     /// average, and never the whole list.
     @Test func middleTraffic() {
         var list = KeyList(keys: (0..<1000).map { Int64($0) * OrderKeys.spacing })
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededRandom("OrderKeysTests.middleTraffic", fixed: 11)
         for step in 0..<5000 {
             if let problem = list.move(from: rng.below(1000), to: 500) {
                 Issue.record("move step \(step): \(problem)")

@@ -13,7 +13,7 @@ struct RowListTests {
     static func row(_ id: Int, key: Int64 = 0) -> Row { Row(id: UInt64(id), key: key, text: "row \(id)") }
 
     /// Checks every read of `list` against `array`; nil, or the first difference.
-    static func difference(_ list: RowList, _ array: [Row], _ rng: inout SplitMix64) -> String? {
+    static func difference(_ list: RowList, _ array: [Row], _ rng: inout SeededRandom) -> String? {
         if list.count != array.count { return "count \(list.count), expected \(array.count)" }
         if list.isEmpty != array.isEmpty { return "isEmpty disagrees" }
         if list.rows != array { return "rows differ" }
@@ -32,7 +32,7 @@ struct RowListTests {
     /// Random inserts, removals, writes and filters agree with an array.
     @Test("Random inserts, removals, writes and filters agree with an array")
     func randomOperations() {
-        var rng = SplitMix64(seed: 0x0C11_57AB)
+        var rng = SeededRandom("RowListTests.randomOperations", fixed: 0x0C11_57AB)
         var list = RowList()
         var array: [Row] = []
         var nextID = 1
@@ -80,7 +80,7 @@ struct RowListTests {
     /// Thousands of inserts at the front and the middle split chunks and keep the order.
     @Test("Thousands of inserts at the front and the middle split chunks and keep the order")
     func insertsAtTheFrontAndMiddle() {
-        var rng = SplitMix64(seed: 3)
+        var rng = SeededRandom("RowListTests.insertsAtTheFrontAndMiddle", fixed: 3)
         var list = RowList()
         var array: [Row] = []
         for id in 0..<5000 {
@@ -102,7 +102,7 @@ struct RowListTests {
     /// Key searches find the insertion point and the row, across chunks and equal keys.
     @Test("Key searches find the insertion point and the row, across chunks and equal keys")
     func keySearches() {
-        var rng = SplitMix64(seed: 5)
+        var rng = SeededRandom("RowListTests.keySearches", fixed: 5)
         // Keys 0, 10, 20, … with some repeated (as while a batch re-spaces), built by
         // inserts in the middle so that the chunks have uneven sizes.
         var keys: [Int64] = (0..<4000).map { Int64($0 / 3 * 10) }

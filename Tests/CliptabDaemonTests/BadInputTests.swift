@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -31,7 +33,7 @@ struct BadInputTests {
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.
-    func setUp(_ daemon: DaemonFixture) throws {
+    func setUp(_ daemon: DaemonProcess) throws {
         try daemon.call("ImportTable", [s("t"), s("lines"), s("## A\nA1\nA2\n## B\nB1\n"), b(false)])
     }
 
@@ -60,7 +62,7 @@ struct BadInputTests {
     }
 
     @Test func wrongSignaturesGetInvalidArgs() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
         let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
@@ -90,11 +92,11 @@ struct BadInputTests {
         #expect(
             daemon.errorName("getcell", [s("t"), i(0), i(0)]) == "org.freedesktop.DBus.Error.UnknownMethod")
         #expect(try daemon.snapshotAll() == before)
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
     }
 
     @Test func extremeIndexesAreOutOfRange() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
         let extremes: [Int32] = [Int32.min, Int32.min + 1, Int32.max, -3, 2, 3, 1000]
@@ -112,7 +114,9 @@ struct BadInputTests {
                     var arguments = valid
                     arguments[index] = input.type == "i" ? i(extreme) : ai([extreme])
                     let failure = daemon.failure(method.name, arguments)
-                    #expect(failure?.name == errorPrefix + "IndexOutOfRange", "\(method.name) \(arguments)")
+                    #expect(
+                        failure?.name == CliptabBus.errorPrefix + "IndexOutOfRange",
+                        "\(method.name) \(arguments)")
                     #expect(failure?.message.contains("\(extreme)") == true, "\(failure?.message ?? "")")
                     checked += 1
                 }
@@ -124,12 +128,12 @@ struct BadInputTests {
             try daemon.call("GetRows", [s("t"), i(0), u(UInt32.max), u(UInt32.max)]) == [
                 .array(elementSignature: "(ts)", [])
             ])
-        #expect(daemon.errorName("Locate", [t(UInt64.max)]) == errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(UInt64.max)]) == CliptabBus.errorPrefix + "NoSuchRow")
         #expect(try daemon.snapshotAll() == before)
     }
 
     @Test func unknownTablesAndInvalidNames() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
         let creating: Set<String> = ["CreateTable", "ImportTable"]
@@ -143,11 +147,11 @@ struct BadInputTests {
                     try daemon.call("DropTable", [s(name)])
                 } else if creating.contains(method.name) {
                     #expect(
-                        failure?.name == errorPrefix + "InvalidName",
+                        failure?.name == CliptabBus.errorPrefix + "InvalidName",
                         "\(method.name) \(name.debugDescription)")
                 } else {
                     #expect(
-                        failure?.name == errorPrefix + "NoSuchTable",
+                        failure?.name == CliptabBus.errorPrefix + "NoSuchTable",
                         "\(method.name) \(name.debugDescription)")
                     #expect(
                         name.isEmpty || failure?.message.contains(name) == true, "\(failure?.message ?? "")")
@@ -156,13 +160,14 @@ struct BadInputTests {
         }
         for name in names.dropFirst().dropLast() {
             #expect(
-                daemon.errorName("RenameTable", [s("t"), s(name)]) == errorPrefix + "InvalidName", "\(name)")
+                daemon.errorName("RenameTable", [s("t"), s(name)]) == CliptabBus.errorPrefix + "InvalidName",
+                "\(name)")
         }
         #expect(try daemon.snapshotAll() == before)
     }
 
     @Test func invalidAndPathologicalRegexes() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try setUp(daemon)
         let long = String(repeating: "a", count: 20_000)
         try daemon.call("InsertRows", [s("t"), i(1), i(-1), strings([long, long + "c", "ab" + long])])
@@ -173,7 +178,7 @@ struct BadInputTests {
         ]
         for pattern in invalid {
             let failure = daemon.failure("DeleteWhere", [s("t"), s("matches"), s(pattern), b(false)])
-            #expect(failure?.name == errorPrefix + "InvalidArgument", "\(pattern.prefix(40))")
+            #expect(failure?.name == CliptabBus.errorPrefix + "InvalidArgument", "\(pattern.prefix(40))")
             #expect(failure?.message.isEmpty == false)
         }
         let tooLarge = [
@@ -183,7 +188,7 @@ struct BadInputTests {
         for pattern in tooLarge {
             #expect(
                 daemon.errorName("DeleteWhere", [s("t"), s("matches"), s(pattern), b(true)])
-                    == errorPrefix + "LimitExceeded", "\(pattern.prefix(40))")
+                    == CliptabBus.errorPrefix + "LimitExceeded", "\(pattern.prefix(40))")
         }
         // Patterns that make backtracking engines explode answer at once here.
         let pathological: [(String, [[Int32]])] = [
@@ -201,7 +206,7 @@ struct BadInputTests {
     }
 
     @Test func cellsOverTheLimit() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try setUp(daemon)
         let limit = 16 << 20
         let atLimit = String(repeating: "x", count: limit)
@@ -220,7 +225,7 @@ struct BadInputTests {
             // Bytes, not characters, count: one call is enough to show it.
             for (member, arguments) in text == over ? calls : Array(calls.prefix(1)) {
                 let failure = daemon.failure(member, arguments)
-                #expect(failure?.name == errorPrefix + "LimitExceeded", "\(member)")
+                #expect(failure?.name == CliptabBus.errorPrefix + "LimitExceeded", "\(member)")
                 #expect(failure?.message.contains("\(limit)") == true, "\(failure?.message ?? "")")
             }
         }
@@ -231,15 +236,17 @@ struct BadInputTests {
         try daemon.restart()
         #expect(try daemon.call("GetCell", [s("t"), i(0), i(0)]) == [s(atLimit)])
         // Two cells at the limit join to more than a cell can hold.
-        #expect(daemon.errorName("CopySection", [s("t"), i(0), s("")]) == errorPrefix + "LimitExceeded")
+        #expect(
+            daemon.errorName("CopySection", [s("t"), i(0), s("")]) == CliptabBus.errorPrefix + "LimitExceeded"
+        )
         #expect(try daemon.sections("t").map(\.rows) == [3, 1])
         // Replies stay within the bus's limits: over 64 MiB of rows must be paged.
         try daemon.call("InsertRows", [s("t"), i(0), i(-1), strings([atLimit, atLimit])])
         let whole = daemon.failure("GetRows", [s("t"), i(0), u(0), u(0)])
-        #expect(whole?.name == errorPrefix + "LimitExceeded")
+        #expect(whole?.name == CliptabBus.errorPrefix + "LimitExceeded")
         #expect(whole?.message.contains("offset and limit") == true, "\(whole?.message ?? "")")
         let page = try decodeRows(daemon.call("GetRows", [s("t"), i(0), u(1), u(1)]))
         #expect(page.map(\.text) == ["A2"])
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
     }
 }

@@ -1,62 +1,16 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
 
-/// The addresses of the contract, for tests that build their own messages.
-enum Contract {
-    /// The well-known bus name.
-    static let name = "io.github.cliptab.Cliptab1"
-    /// The object path.
-    static let path = "/io/github/cliptab/Cliptab1"
-    /// The interface.
-    static let interface = "io.github.cliptab.Cliptab1"
-    /// The match rule for every signal of the interface.
-    static let signalRule = "type='signal',interface='io.github.cliptab.Cliptab1'"
-    /// The match rule for the standard `PropertiesChanged` signal of the object.
-    static let propertiesRule =
-        "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
-}
+/// The match rule for the standard `PropertiesChanged` signal of the object.
+let propertiesChangedRule =
+    "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged'"
 
-/// One section of a table as a client sees it: titles and rows (id, text).
-struct SectionSnapshot: Equatable, CustomStringConvertible {
-    var header: String
-    var footer: String
-    var rows: [RowSnapshot]
-
-    var description: String { "[\(header)|\(footer): \(rows.map(\.description).joined(separator: ", "))]" }
-}
-
-/// One row as a client sees it.
-struct RowSnapshot: Equatable, CustomStringConvertible {
-    var id: UInt64
-    var text: String
-
-    var description: String { "\(id)=\(text.debugDescription)" }
-}
-
-/// A whole table as `GetSections`, `GetRows`, `GetRevision` and `GetAllowedActions` show it.
-struct TableSnapshot: Equatable {
-    var revision: UInt64
-    var allowedActions: [String]
-    var sections: [SectionSnapshot]
-}
-
-extension DaemonFixture {
-    /// A new connection to the fixture's bus.
-    func connect() throws -> BusConnection {
-        try BusConnection.connect(address: bus.address)
-    }
-
-    /// The method call `member` of the cliptab interface carrying `arguments`.
-    static func message(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
-        let message = try BusMessage.methodCall(
-            destination: Contract.name, path: Contract.path, interface: Contract.interface, member: member)
-        try message.append(arguments)
-        return message
-    }
-
+extension DaemonProcess {
     /// The sections of `table`: header, footer and row count.
     func sections(_ table: String) throws -> [(header: String, footer: String, rows: UInt32)] {
         try decodeSections(call("GetSections", [s(table)]))
@@ -87,25 +41,14 @@ extension DaemonFixture {
 
     /// One table as a client sees it.
     func snapshot(_ table: String) throws -> TableSnapshot {
-        let sections = try sections(table)
-        var result: [SectionSnapshot] = []
-        for (index, section) in sections.enumerated() {
-            result.append(
-                SectionSnapshot(
-                    header: section.header, footer: section.footer, rows: try rows(table, Int32(index))))
+        guard let snapshot = try TableSnapshot.read(client, table) else {
+            throw FixtureError("no table \(table) to take a snapshot of")
         }
-        return TableSnapshot(
-            revision: try revision(table),
-            allowedActions: try decodeStrings(call("GetAllowedActions", [s(table)]).first),
-            sections: result)
+        return snapshot
     }
 
     /// Every table as a client sees it.
-    func snapshotAll() throws -> [String: TableSnapshot] {
-        var result: [String: TableSnapshot] = [:]
-        for name in try tableNames() { result[name] = try snapshot(name) }
-        return result
-    }
+    func snapshotAll() throws -> [String: TableSnapshot] { try TableSnapshot.readAll(client) }
 
     /// Every table exported as `json` (ids included), by name.
     func exportAll() throws -> [String: String] {
@@ -144,15 +87,7 @@ func decodeSections(_ reply: [BusValue]) throws -> [(header: String, footer: Str
 }
 
 /// The `a(ts)` of a `GetRows` reply.
-func decodeRows(_ reply: [BusValue]) throws -> [RowSnapshot] {
-    guard case .array(_, let items)? = reply.first else { throw FixtureError("not an a(ts): \(reply)") }
-    return try items.map {
-        guard case .structure(let fields) = $0, fields.count == 2, case .uint64(let id) = fields[0],
-            case .string(let text) = fields[1]
-        else { throw FixtureError("not a (ts): \($0)") }
-        return RowSnapshot(id: id, text: text)
-    }
-}
+func decodeRows(_ reply: [BusValue]) throws -> [RowSnapshot] { try TableSnapshot.rows(reply) }
 
 /// An `as` value.
 func decodeStrings(_ value: BusValue?) throws -> [String] {
@@ -194,30 +129,7 @@ func u(_ number: UInt32) -> BusValue { .uint32(number) }
 /// `.boolean` shorthand.
 func b(_ value: Bool) -> BusValue { .boolean(value) }
 
-/// SplitMix64: a small seeded generator, so that a failing random run can be repeated.
-struct SeededRandom: RandomNumberGenerator {
-    private var core: SplitMix64
-
-    init(seed: UInt64) { core = SplitMix64(seed: seed) }
-
-    mutating func next() -> UInt64 { core.next() }
-
-    /// True with probability `percent` in 100.
-    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &self) < percent }
-
-    /// One of `items`.
-    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
-}
-
-/// The seed of a random test: `CLIPTAB_TEST_SEED` when set (to repeat a failure), else `fixed`.
-func testSeed(_ fixed: UInt64) -> UInt64 {
-    guard let text = getenv("CLIPTAB_TEST_SEED"), let seed = UInt64(String(cString: text)) else {
-        return fixed
-    }
-    return seed
-}
-
-extension DaemonFixture {
+extension DaemonProcess {
     /// The signals of the cliptab interface and `PropertiesChanged` that `listener` has
     /// received, including every one emitted before this call.
     ///
@@ -226,13 +138,13 @@ extension DaemonFixture {
     /// after every signal of a call that was already answered.
     func signals(on listener: BusConnection) throws -> [BusMessage] {
         let ping = try BusMessage.methodCall(
-            destination: Contract.name, path: Contract.path, interface: "org.freedesktop.DBus.Peer",
+            destination: CliptabBus.name, path: CliptabBus.path, interface: "org.freedesktop.DBus.Peer",
             member: "Ping")
         _ = try listener.call(ping, timeoutMilliseconds: 10_000)
         var result: [BusMessage] = []
         while let message = listener.readMessage(timeoutMilliseconds: 0) {
             guard message.type == .signal else { continue }
-            if message.interface == Contract.interface
+            if message.interface == CliptabBus.interface
                 || (message.interface == "org.freedesktop.DBus.Properties"
                     && message.member == "PropertiesChanged")
             {
@@ -260,32 +172,11 @@ struct MethodDeclaration {
 /// The methods of `io.github.cliptab.Cliptab1` in the repository's interface XML.
 func declaredMethods() throws -> [MethodDeclaration] {
     let xml = try readFile(repositoryFile("Sources/CliptabDaemon/Bus/io.github.cliptab.Cliptab1.xml"))
-    guard let start = xml.range(of: "<interface name=\"io.github.cliptab.Cliptab1\">") else {
-        throw FixtureError("the XML has no cliptab interface")
+    let methods = try InterfaceXML.members(of: CliptabBus.interface, in: xml).filter { $0.kind == .method }
+    guard !methods.isEmpty else { throw FixtureError("the XML has no cliptab interface") }
+    return methods.map { method in
+        MethodDeclaration(
+            name: method.name, inputs: method.inputs.map { ($0.name, $0.type) },
+            outSignature: method.outputs.map(\.type).joined())
     }
-    func attribute(_ name: String, in line: Substring) -> String? {
-        guard let open = line.range(of: "\(name)=\"") else { return nil }
-        return String(line[open.upperBound...].prefix { $0 != "\"" })
-    }
-    var methods: [MethodDeclaration] = []
-    var current: MethodDeclaration?
-    for line in xml[start.upperBound...].split(separator: "\n") {
-        if line.contains("</interface>") { break }
-        if line.contains("<method "), let name = attribute("name", in: line) {
-            let method = MethodDeclaration(name: name, inputs: [], outSignature: "")
-            if line.contains("/>") { methods.append(method) } else { current = method }
-        } else if line.contains("<arg "), current != nil, let name = attribute("name", in: line),
-            let type = attribute("type", in: line)
-        {
-            if attribute("direction", in: line) == "out" {
-                current!.outSignature += type
-            } else {
-                current!.inputs.append((name, type))
-            }
-        } else if line.contains("</method>"), let method = current {
-            methods.append(method)
-            current = nil
-        }
-    }
-    return methods
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -11,12 +13,12 @@ struct ClipboardTests {
     /// A daemon on a private bus and a private display, with a table "t".
     final class Setup {
         let display: VirtualDisplay
-        let daemon: DaemonFixture
+        let daemon: DaemonProcess
 
         init(arguments: [String] = []) throws {
             display = try VirtualDisplay()
-            daemon = try DaemonFixture(
-                extraArguments: arguments, extraEnvironment: ["DISPLAY": display.display])
+            daemon = try DaemonProcess(
+                arguments: arguments, environment: ["DISPLAY": display.display])
             try daemon.call("CreateTable", [s("t")])
         }
 
@@ -141,7 +143,9 @@ struct ClipboardTests {
     /// With nobody owning the clipboard, Paste is ClipboardEmpty and inserts nothing.
     @Test func pasteWithNothingToPaste() throws {
         let setup = try Setup()
-        #expect(setup.daemon.errorName("Paste", [s("t"), i(0), i(0)]) == errorPrefix + "ClipboardEmpty")
+        #expect(
+            setup.daemon.errorName("Paste", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix + "ClipboardEmpty"
+        )
         #expect(try setup.daemon.call("GetRevision", [s("t")]) == [.uint64(0)])
     }
 
@@ -154,10 +158,12 @@ struct ClipboardTests {
         #expect(try setup.client("xclip", ["-selection", "clipboard", "-o"]).outputText == "cut me")
         #expect(try setup.daemon.call("GetCell", [s("t"), i(0), i(0)]) == [s("stay")])
 
-        let headless = try DaemonFixture()
+        let headless = try DaemonProcess()
         try headless.call("CreateTable", [s("t")])
         try headless.call("InsertRow", [s("t"), i(0), i(0), s("kept")])
-        #expect(headless.errorName("Cut", [s("t"), i(0), i(0)]) == errorPrefix + "ClipboardUnavailable")
+        #expect(
+            headless.errorName("Cut", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix + "ClipboardUnavailable"
+        )
         #expect(try headless.call("GetCell", [s("t"), i(0), i(0)]) == [s("kept")])
     }
 
@@ -227,7 +233,7 @@ struct ClipboardTests {
     @Test func displayLossAndReturn() throws {
         var display: VirtualDisplay? = try VirtualDisplay()
         let name = display!.display
-        let daemon = try DaemonFixture(extraEnvironment: ["DISPLAY": name])
+        let daemon = try DaemonProcess(environment: ["DISPLAY": name])
         try daemon.call("CreateTable", [s("t")])
         try daemon.call("InsertRow", [s("t"), i(0), i(0), s("before")])
         try daemon.call("Copy", [s("t"), i(0), i(0)])
@@ -235,8 +241,9 @@ struct ClipboardTests {
         display = nil
         usleep(300_000)
         #expect(try daemon.call("GetCell", [s("t"), i(0), i(0)]) == [s("before")])
-        #expect(daemon.errorName("Copy", [s("t"), i(0), i(0)]) == errorPrefix + "ClipboardUnavailable")
-        #expect(daemon.daemon.isRunning)
+        #expect(
+            daemon.errorName("Copy", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix + "ClipboardUnavailable")
+        #expect(daemon.process.isRunning)
         let again = try VirtualDisplay(display: name)
         #expect(try daemon.call("Copy", [s("t"), i(0), i(0)]) == [s("before")])
         let read = try ChildProcess.run(

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -24,8 +26,8 @@ struct CommandLineToolTests {
     static let script: [(String, [BusValue], ToolExpectation)] = [
         ("ListTables", [], .reply([strings([])])),
         ("CreateTable", [s("snippets")], .reply([])),
-        ("CreateTable", [s("snippets")], .error(errorPrefix + "TableExists")),
-        ("CreateTable", [s("a/b")], .error(errorPrefix + "InvalidName")),
+        ("CreateTable", [s("snippets")], .error(CliptabBus.errorPrefix + "TableExists")),
+        ("CreateTable", [s("a/b")], .error(CliptabBus.errorPrefix + "InvalidName")),
         ("InsertRow", [s("snippets"), i(0), i(-1), s("hello, world")], .reply([t(1)])),
         (
             "InsertRows", [s("snippets"), i(0), i(-1), strings(["a", "b"])],
@@ -54,25 +56,31 @@ struct CommandLineToolTests {
             .reply([])
         ),
         ("GetCell", [s("snippets"), i(0), i(1)], .reply([s("tab\there \"quoted\" back\\slash\nnext line")])),
-        ("GetCell", [s("snippets"), i(0), i(99)], .error(errorPrefix + "IndexOutOfRange")),
-        ("GetCell", [s("snippets"), i(Int32.min), i(Int32.max)], .error(errorPrefix + "IndexOutOfRange")),
-        ("GetCell", [s("missing"), i(0), i(0)], .error(errorPrefix + "NoSuchTable")),
+        ("GetCell", [s("snippets"), i(0), i(99)], .error(CliptabBus.errorPrefix + "IndexOutOfRange")),
+        (
+            "GetCell", [s("snippets"), i(Int32.min), i(Int32.max)],
+            .error(CliptabBus.errorPrefix + "IndexOutOfRange")
+        ),
+        ("GetCell", [s("missing"), i(0), i(0)], .error(CliptabBus.errorPrefix + "NoSuchTable")),
         ("GetCell", [s("snippets"), i(0), s("0")], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("GetCell", [s("snippets"), i(0)], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("NoSuchMethod", [s("snippets")], .error("org.freedesktop.DBus.Error.UnknownMethod")),
         ("MoveRow", [s("snippets"), i(0), i(0), i(1), i(0)], .reply([])),
         ("MoveSection", [s("snippets"), i(1), i(0)], .reply([])),
         ("FindSection", [s("snippets"), s("Greetings")], .reply([i(1)])),
-        ("FindSection", [s("snippets"), s("Nope")], .error(errorPrefix + "NoSuchSection")),
+        ("FindSection", [s("snippets"), s("Nope")], .error(CliptabBus.errorPrefix + "NoSuchSection")),
         ("Locate", [t(1)], .reply([s("snippets"), i(0), i(0)])),
-        ("Locate", [t(99)], .error(errorPrefix + "NoSuchRow")),
+        ("Locate", [t(99)], .error(CliptabBus.errorPrefix + "NoSuchRow")),
         ("GetRevision", [s("snippets")], .reply([t(8)])),
         (
             "GetActions", [s("snippets"), i(0), i(0)],
             .reply([strings(["copy", "cut", "paste", "delete", "move", "edit", "insert"])])
         ),
         ("CanPerformAction", [s("snippets"), s("move"), i(0), i(0)], .reply([b(true)])),
-        ("CanPerformAction", [s("snippets"), s("fly"), i(0), i(0)], .error(errorPrefix + "InvalidArgument")),
+        (
+            "CanPerformAction", [s("snippets"), s("fly"), i(0), i(0)],
+            .error(CliptabBus.errorPrefix + "InvalidArgument")
+        ),
         (
             "SetAllowedActions", [s("snippets"), strings(["insert", "copy", "delete", "move", "edit"])],
             .reply([])
@@ -82,16 +90,22 @@ struct CommandLineToolTests {
             .reply([strings(["copy", "delete", "move", "edit", "insert"])])
         ),
         ("CanPerformAction", [s("snippets"), s("cut"), i(0), i(0)], .reply([b(false)])),
-        ("Cut", [s("snippets"), i(0), i(0)], .error(errorPrefix + "NotPermitted")),
-        ("Paste", [s("snippets"), i(0), i(-1)], .error(errorPrefix + "NotPermitted")),
-        ("Copy", [s("snippets"), i(0), i(0)], .error(errorPrefix + "ClipboardUnavailable")),
-        ("PasteToFocus", [s("snippets"), i(0), i(0), u(0)], .error(errorPrefix + "ClipboardUnavailable")),
-        ("CopySection", [s("snippets"), i(1), s(", ")], .error(errorPrefix + "ClipboardUnavailable")),
+        ("Cut", [s("snippets"), i(0), i(0)], .error(CliptabBus.errorPrefix + "NotPermitted")),
+        ("Paste", [s("snippets"), i(0), i(-1)], .error(CliptabBus.errorPrefix + "NotPermitted")),
+        ("Copy", [s("snippets"), i(0), i(0)], .error(CliptabBus.errorPrefix + "ClipboardUnavailable")),
+        (
+            "PasteToFocus", [s("snippets"), i(0), i(0), u(0)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
+        (
+            "CopySection", [s("snippets"), i(1), s(", ")],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         (
             "PerformAction", [s("snippets"), s("copy"), i(0), i(0)],
-            .error(errorPrefix + "ClipboardUnavailable")
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
-        ("GetClipboard", [], .error(errorPrefix + "ClipboardUnavailable")),
+        ("GetClipboard", [], .error(CliptabBus.errorPrefix + "ClipboardUnavailable")),
         ("ClearClipboard", [], .reply([])),
         ("SetSecret", [s("snippets"), b(true)], .reply([])),
         (
@@ -100,11 +114,11 @@ struct CommandLineToolTests {
         ),
         (
             "DeleteWhere", [s("snippets"), s("matches"), s("("), b(true)],
-            .error(errorPrefix + "InvalidArgument")
+            .error(CliptabBus.errorPrefix + "InvalidArgument")
         ),
         ("ExportTable", [s("snippets"), s("tsv")], .sameAsModule),
         ("ExportTable", [s("snippets"), s("json")], .sameAsModule),
-        ("ExportTable", [s("snippets"), s("lines")], .error(errorPrefix + "InvalidArgument")),
+        ("ExportTable", [s("snippets"), s("lines")], .error(CliptabBus.errorPrefix + "InvalidArgument")),
         ("ImportTable", [s("imported"), s("lines"), s("x\n## H\ny\n"), b(false)], .reply([u(2)])),
         ("ExportTable", [s("imported"), s("lines")], .reply([s("x\n## H\ny\n")])),
         ("DeleteSections", [s("imported"), i(0).asArray], .reply([])),
@@ -122,7 +136,7 @@ struct CommandLineToolTests {
         ("RenameTable", [s("imported"), s("renamed")], .reply([])),
         ("ListTables", [], .reply([strings(["renamed", "snippets"])])),
         ("DropTable", [s("renamed")], .reply([])),
-        ("DropTable", [s("renamed")], .error(errorPrefix + "NoSuchTable")),
+        ("DropTable", [s("renamed")], .error(CliptabBus.errorPrefix + "NoSuchTable")),
         ("Reload", [], .reply([strings([])])),
     ]
 
@@ -134,7 +148,7 @@ struct CommandLineToolTests {
 
     /// Runs the script through `tool`, comparing printed replies and error names.
     func run(_ tool: CommandLineTool) throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         for (member, arguments, expectation) in Self.script {
             let context = "\(tool.name) \(member) \(arguments)"
             let result = try tool.run(daemon, member, arguments)
@@ -155,7 +169,7 @@ struct CommandLineToolTests {
             #expect(result.termination == .exited(0), "\(context): \(result.errorText)")
             #expect(tool.printedValues(result.outputText) == tool.renderReply(expected), "\(context)")
         }
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
     }
 
     @Test func dbusSend() throws {
@@ -168,12 +182,12 @@ struct CommandLineToolTests {
 
     /// The standard interfaces through dbus-send: Introspect, Properties and Peer.
     @Test func standardInterfacesThroughDBusSend() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("one")])
         func send(_ method: String, _ arguments: [String]) throws -> String {
             let result = try ChildProcess.run(
                 "dbus-send",
-                ["--session", "--print-reply=literal", "--dest=\(Contract.name)", Contract.path, method]
+                ["--session", "--print-reply=literal", "--dest=\(CliptabBus.name)", CliptabBus.path, method]
                     + arguments,
                 environment: daemon.environment)
             #expect(result.termination == .exited(0), "\(method): \(result.errorText)")
@@ -183,9 +197,10 @@ struct CommandLineToolTests {
         #expect(try send("org.freedesktop.DBus.Introspectable.Introspect", []) == "   " + xml)
         #expect(
             try send(
-                "org.freedesktop.DBus.Properties.Get", ["string:\(Contract.interface)", "string:ApiVersion"])
+                "org.freedesktop.DBus.Properties.Get",
+                ["string:\(CliptabBus.interface)", "string:ApiVersion"])
                 == "   variant       uint32 1\n")
-        let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(Contract.interface)"])
+        let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(CliptabBus.interface)"])
         #expect(all.contains("Tables") && all.contains("one") && all.contains("ApiVersion"))
         #expect(try send("org.freedesktop.DBus.Peer.Ping", []) == "")
     }
@@ -206,7 +221,7 @@ protocol CommandLineTool {
 }
 
 extension CommandLineTool {
-    func run(_ daemon: DaemonFixture, _ member: String, _ values: [BusValue]) throws -> CommandResult {
+    func run(_ daemon: DaemonProcess, _ member: String, _ values: [BusValue]) throws -> CommandResult {
         let result = try ChildProcess.run(
             name, arguments(member, values, address: daemon.bus.address), environment: daemon.environment,
             timeoutMilliseconds: 20_000)
@@ -221,8 +236,8 @@ struct DBusSend: CommandLineTool {
 
     func arguments(_ member: String, _ values: [BusValue], address: String) -> [String] {
         [
-            "--session", "--print-reply", "--dest=\(Contract.name)", Contract.path,
-            "\(Contract.interface).\(member)",
+            "--session", "--print-reply", "--dest=\(CliptabBus.name)", CliptabBus.path,
+            "\(CliptabBus.interface).\(member)",
         ]
             + values.map(argument)
     }
@@ -286,7 +301,8 @@ struct Busctl: CommandLineTool {
 
     func arguments(_ member: String, _ values: [BusValue], address: String) -> [String] {
         var result = [
-            "--address=\(address)", "--", "call", Contract.name, Contract.path, Contract.interface, member,
+            "--address=\(address)", "--", "call", CliptabBus.name, CliptabBus.path, CliptabBus.interface,
+            member,
         ]
         let signature = values.map(\.signature).joined()
         if !signature.isEmpty { result.append(signature) }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -10,11 +11,11 @@ import Testing
 struct ConfigClipboardTests {
     final class Setup {
         let display: VirtualDisplay
-        let daemon: ConfiguredDaemon
+        let daemon: DaemonProcess
 
         init(_ config: String) throws {
             display = try VirtualDisplay()
-            daemon = try ConfiguredDaemon(config: config, environment: ["DISPLAY": display.display])
+            daemon = try DaemonProcess(config: config, environment: ["DISPLAY": display.display])
         }
 
         /// What xclip reads from `selection` ("" when nothing is served).

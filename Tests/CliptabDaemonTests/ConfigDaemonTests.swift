@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Foundation
 import Glibc
 import Posix
@@ -12,7 +14,7 @@ import Testing
 struct ConfigDaemonTests {
     /// The file at `~/.config/cliptab/cliptab.conf` sets up tables and limits at the start.
     @Test func tablesAndLimitsAtStart() throws {
-        let daemon = try ConfiguredDaemon(
+        let daemon = try DaemonProcess(
             config: """
                 [limits]
                 cell_bytes = 8
@@ -25,8 +27,10 @@ struct ConfigDaemonTests {
                 """)
         #expect(try daemon.tables() == ["notes", "passwords"])
         #expect(try stringList(daemon.call("GetAllowedActions", [s("passwords")])) == ["copy", "insert"])
-        #expect(daemon.errorName("DeleteRow", [s("passwords"), i(0), i(0)]) == errorPrefix + "NotPermitted")
-        let limit = errorPrefix + "LimitExceeded"
+        #expect(
+            daemon.errorName("DeleteRow", [s("passwords"), i(0), i(0)]) == CliptabBus.errorPrefix
+                + "NotPermitted")
+        let limit = CliptabBus.errorPrefix + "LimitExceeded"
         #expect(daemon.errorName("InsertRow", [s("notes"), i(0), i(-1), s("123456789")]) == limit)
         try daemon.call("InsertRow", [s("notes"), i(0), i(-1), s("12345678")])
         try daemon.call("InsertRow", [s("notes"), i(0), i(-1), s("two")])
@@ -73,19 +77,19 @@ struct ConfigDaemonTests {
             try writeFile(home.appending("xdg/cliptab/cliptab.conf"), "[table \"from-xdg\"]\n")
             try writeFile(home.appending("given.conf"), "[table \"given\"]\n")
         }
-        let plain = try ConfiguredDaemon(config: nil, prepare: prepare)
+        let plain = try DaemonProcess(config: nil, prepare: prepare)
         #expect(try plain.tables() == ["from-home"])
-        let xdg = try ConfiguredDaemon(config: nil, environment: ["XDG_CONFIG_HOME": "@"]) { home in
+        let xdg = try DaemonProcess(config: nil, environment: ["XDG_CONFIG_HOME": "@"]) { home in
             try prepare(home)
         }
         // "@" is not absolute, so it is ignored as the specification asks.
         #expect(try xdg.tables() == ["from-home"])
         let home = try TemporaryDirectory(prefix: "cliptabd-xdg")
         try writeFile(home.appending("cliptab/cliptab.conf"), "[table \"from-xdg\"]\n")
-        let withXDG = try ConfiguredDaemon(
+        let withXDG = try DaemonProcess(
             config: nil, environment: ["XDG_CONFIG_HOME": home.path], prepare: prepare)
         #expect(try withXDG.tables() == ["from-xdg"])
-        let given = try ConfiguredDaemon(
+        let given = try DaemonProcess(
             config: nil, arguments: ["--config", home.appending("cliptab/cliptab.conf")])
         #expect(try given.tables() == ["from-xdg"])
     }
@@ -94,7 +98,7 @@ struct ConfigDaemonTests {
     ///
     /// `durability` and `level = debug` show in the log.
     @Test func storeAndLogSettings() throws {
-        let daemon = try ConfiguredDaemon(
+        let daemon = try DaemonProcess(
             config: "[store]\ndata_dir = ~/tables\ndurability = normal\n[log]\nlevel = debug\n")
         #expect(exists(daemon.home.appending("tables/cliptab.db")))
         #expect(!exists(daemon.home.appending("data/cliptab")))
@@ -107,7 +111,7 @@ struct ConfigDaemonTests {
     /// `--data-dir` on the command line wins over `data_dir` in the file.
     @Test func commandLineWins() throws {
         let home = try TemporaryDirectory(prefix: "cliptabd-config")
-        let daemon = try ConfiguredDaemon(
+        let daemon = try DaemonProcess(
             config: "[store]\ndata_dir = ~/from-file\n",
             arguments: ["--data-dir", home.appending("from-options")])
         #expect(exists(home.appending("from-options/cliptab.db")))
@@ -116,14 +120,14 @@ struct ConfigDaemonTests {
 
     /// `level = warning` drops the start line but keeps a refused reload.
     @Test func quietLogLevel() throws {
-        let daemon = try ConfiguredDaemon(config: "[log]\nlevel = warning\n")
+        let daemon = try DaemonProcess(config: "[log]\nlevel = warning\n")
         try daemon.rewriteConfig("[log]\nlevel = warning\nbogus = 1\n")
         #expect(try daemon.reload().count == 1)
         #expect(!daemon.log.contains("serving"))
         #expect(
             daemon.log.contains(
                 "cliptabd: reload of \(daemon.configPath): \(daemon.configPath):3: unknown key"))
-        let chatty = try ConfiguredDaemon(config: "[log]\nlevel = info\n")
+        let chatty = try DaemonProcess(config: "[log]\nlevel = info\n")
         #expect(chatty.log.contains("cliptabd: serving io.github.cliptab.Cliptab1"))
         #expect(!chatty.log.contains("configuration from"))
     }
@@ -131,8 +135,8 @@ struct ConfigDaemonTests {
     /// `Reload` applies a good file at once, changes nothing for a bad one and returns its
     /// problems, and reports `data_dir` and `durability` changes as waiting for a restart.
     @Test func reloadMethod() throws {
-        let daemon = try ConfiguredDaemon(config: "[limits]\ncell_bytes = 8\n[table \"a\"]\n")
-        let limit = errorPrefix + "LimitExceeded"
+        let daemon = try DaemonProcess(config: "[limits]\ncell_bytes = 8\n[table \"a\"]\n")
+        let limit = CliptabBus.errorPrefix + "LimitExceeded"
         #expect(daemon.errorName("InsertRow", [s("a"), i(0), i(-1), s("123456789")]) == limit)
 
         try daemon.rewriteConfig("[limits]\ncell_bytes = 100\n[table \"b\"]\nactions = copy\n")
@@ -168,7 +172,7 @@ struct ConfigDaemonTests {
 
     /// SIGHUP reloads as `Reload` does, and a bad file leaves everything as it was.
     @Test func hangUpReloads() throws {
-        let daemon = try ConfiguredDaemon(config: "[table \"a\"]\n")
+        let daemon = try DaemonProcess(config: "[table \"a\"]\n")
         try daemon.rewriteConfig("[table \"a\"]\n[table \"d\"]\n")
         daemon.process.signal(SIGHUP)
         #expect(try eventually { try daemon.tables() == ["a", "d"] })

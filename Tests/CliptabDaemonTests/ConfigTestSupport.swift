@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Foundation
 import Glibc
 import Posix
@@ -38,88 +39,6 @@ func eventually(within milliseconds: UInt64 = 10_000, _ condition: () throws -> 
         usleep(20_000)
     }
     return try condition()
-}
-
-/// A built `cliptabd` on a private bus with its own home directory, started with a
-/// configuration file and its standard error kept in a log file.
-final class ConfiguredDaemon {
-    let bus: PrivateBus
-    let home: TemporaryDirectory
-    let process: ChildProcess
-    let client: BusConnection
-    let environment: [String: String]
-
-    /// The log file: everything the daemon wrote to standard error.
-    var logPath: String { home.appending("cliptabd.log") }
-    /// The default configuration file: `$HOME/.config/cliptab/cliptab.conf`.
-    var configPath: String { home.appending(".config/cliptab/cliptab.conf") }
-
-    /// Writes `config` (when given) to the default place in a new home, starts the daemon
-    /// with `arguments`, and waits until it serves.
-    init(
-        config: String?, arguments: [String] = [], environment extra: [String: String] = [:],
-        prepare: (TemporaryDirectory) throws -> Void = { _ in }
-    ) throws {
-        bus = try PrivateBus()
-        home = try TemporaryDirectory(prefix: "cliptabd-config")
-        environment = [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
-            "XDG_DATA_HOME": home.appending("data"), "PATH": String(cString: getenv("PATH")),
-            "LANG": "C.UTF-8",
-        ].merging(extra) { $1 }
-        if let config { try writeFile(home.appending(".config/cliptab/cliptab.conf"), config) }
-        try prepare(home)
-        // Through sh only to send standard error to a file; exec keeps the pid the daemon's.
-        process = try ChildProcess.spawn(
-            "sh",
-            ["-c", "exec \"$0\" \"$@\" 2>\"$CLIPTABD_LOG\"", BuiltProducts.path(of: "cliptabd")] + arguments,
-            environment: environment.merging(["CLIPTABD_LOG": home.appending("cliptabd.log")]) { $1 },
-            stdout: .null, stderr: .null)
-        client = try BusConnection.connect(address: bus.address)
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while (try? call("ListTables")) == nil {
-            if !process.isRunning || MonotonicClock.milliseconds() > deadline {
-                throw FixtureError("cliptabd did not start; its log: \(log)")
-            }
-            usleep(20_000)
-        }
-    }
-
-    /// What the daemon has logged so far.
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-    /// Calls a method of the cliptab interface; error replies are thrown as `BusError`.
-    @discardableResult
-    func call(_ member: String, _ arguments: [BusValue] = []) throws -> [BusValue] {
-        let message = try BusMessage.methodCall(
-            destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
-            interface: "io.github.cliptab.Cliptab1", member: member)
-        try message.append(arguments)
-        return try client.call(message, timeoutMilliseconds: 10_000).readValues()
-    }
-
-    /// The error name a call fails with, or nil when it succeeds.
-    func errorName(_ member: String, _ arguments: [BusValue] = []) -> String? {
-        do {
-            try call(member, arguments)
-            return nil
-        } catch let error as BusError {
-            return error.name
-        } catch {
-            return "not a BusError: \(error)"
-        }
-    }
-
-    /// The table names.
-    func tables() throws -> [String] { try stringList(call("ListTables")) }
-
-    /// The problems `Reload` returns.
-    func reload() throws -> [String] { try stringList(call("Reload")) }
-
-    /// Rewrites the default configuration file.
-    func rewriteConfig(_ text: String) throws { try writeFile(configPath, text) }
-
-    deinit { process.terminate() }
 }
 
 /// The strings of a reply made of one `as`.

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -9,7 +11,7 @@ import Testing
 @Suite(.serialized)
 struct DaemonTests {
     /// The rows of a section as texts.
-    func texts(_ daemon: DaemonFixture, _ table: String, _ section: Int32) throws -> [String] {
+    func texts(_ daemon: DaemonProcess, _ table: String, _ section: Int32) throws -> [String] {
         let reply = try daemon.call("GetRows", [s(table), i(section), .uint32(0), .uint32(0)])
         guard case .array(_, let rows) = reply.first else { return [] }
         return rows.map {
@@ -20,7 +22,7 @@ struct DaemonTests {
 
     /// The seed's three sections of three cells, moved as the recipe moves them.
     @Test func seedMovesThroughTheBus() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("seed")])
         try daemon.call("SetHeader", [s("seed"), i(0), s("Section 1")])
         for section in 2...3 {
@@ -59,7 +61,7 @@ struct DaemonTests {
 
     /// The Odd/Even table: find "Odd Numbers", delete it, delete every number > 2.
     @Test func oddEvenThroughTheBus() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call(
             "ImportTable",
             [
@@ -82,7 +84,7 @@ struct DaemonTests {
 
     /// Each contract error that a table call can produce arrives under its D-Bus name.
     @Test func namedErrors() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("t")])
         try daemon.call("InsertRow", [s("t"), i(0), i(0), s("one")])
         let cases: [(String, [BusValue], String)] = [
@@ -103,51 +105,55 @@ struct DaemonTests {
             ("GetClipboard", [], "ClipboardUnavailable"),
         ]
         for (member, arguments, name) in cases {
-            #expect(daemon.errorName(member, arguments) == errorPrefix + name, "\(member) \(arguments)")
+            #expect(
+                daemon.errorName(member, arguments) == CliptabBus.errorPrefix + name, "\(member) \(arguments)"
+            )
         }
         try daemon.call("SetAllowedActions", [s("t"), strings(["copy"])])
-        #expect(daemon.errorName("DeleteRow", [s("t"), i(0), i(0)]) == errorPrefix + "NotPermitted")
+        #expect(
+            daemon.errorName("DeleteRow", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix + "NotPermitted")
         #expect(try texts(daemon, "t", 0) == ["one"])
     }
 
     /// Wrong signatures and unknown members get the standard D-Bus errors, and the daemon lives.
     @Test func badCallsGetStandardErrors() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         #expect(daemon.errorName("GetCell", [s("t")]) == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(daemon.errorName("GetCell", [i(1), i(2), i(3)]) == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(daemon.errorName("NoSuchMethod") == "org.freedesktop.DBus.Error.UnknownMethod")
         #expect(try daemon.call("ListTables") == [strings([])])
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
     }
 
     /// An acknowledged change survives `kill -9`.
     @Test func durableBeforeAcknowledged() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("durable")])
         let reply = try daemon.call("InsertRow", [s("durable"), i(0), i(-1), s("kept\tacross\nkill -9")])
-        try daemon.restart(signal: SIGKILL)
+        try daemon.restart(SIGKILL)
         #expect(try daemon.call("GetCell", [s("durable"), i(0), i(0)]) == [s("kept\tacross\nkill -9")])
         #expect(try daemon.call("Locate", [reply[0]]) == [s("durable"), i(0), i(0)])
     }
 
     /// A second instance refuses to start; `--replace` takes over and the first one stops.
     @Test func singleInstanceAndReplace() throws {
-        let daemon = try DaemonFixture()
-        let second = try daemon.startAnother([])
+        let daemon = try DaemonProcess()
+        let second = try daemon.spawnOther(arguments: [])
         #expect(second.waitForExit(timeoutMilliseconds: 10_000) == .exited(1))
-        let replacement = try daemon.startAnother(["--replace"])
-        #expect(daemon.daemon.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
+        let replacement = try daemon.spawnOther(arguments: ["--replace"])
+        #expect(daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
         try daemon.waitUntilServingBy(replacement)
         replacement.terminate()
     }
 
     /// A daemon on another bus refuses a store that a running daemon holds.
     @Test func oneDaemonPerStore() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         let otherBus = try PrivateBus()
         let second = try ChildProcess.spawn(
             BuiltProducts.path(of: "cliptabd"), [],
-            environment: DaemonFixture.environment(bus: otherBus, data: daemon.data), stdout: .null,
+            environment: daemon.environment.merging(["DBUS_SESSION_BUS_ADDRESS": otherBus.address]) { $1 },
+            stdout: .null,
             stderr: .pipe)
         #expect(second.waitForExit(timeoutMilliseconds: 10_000) == .exited(1))
         var message = [UInt8](repeating: 0, count: 4096)
@@ -160,18 +166,18 @@ struct DaemonTests {
 
     /// SIGTERM stops the daemon with status 0; losing the bus stops it non-zero.
     @Test func stopsCleanly() throws {
-        let daemon = try DaemonFixture()
-        daemon.daemon.signal(SIGTERM)
-        #expect(daemon.daemon.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
-        let other = try DaemonFixture()
+        let daemon = try DaemonProcess()
+        daemon.process.signal(SIGTERM)
+        #expect(daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
+        let other = try DaemonProcess()
         other.bus.stop()
-        let ended = other.daemon.waitForExit(timeoutMilliseconds: 10_000)
+        let ended = other.process.waitForExit(timeoutMilliseconds: 10_000)
         #expect(ended != nil && ended != .exited(0))
     }
 
     /// The live Introspect XML, `--print-introspection` and the file in the repository agree.
     @Test func introspectionMatchesTheRepositoryFile() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         let message = try BusMessage.methodCall(
             destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
             interface: "org.freedesktop.DBus.Introspectable", member: "Introspect")
@@ -184,7 +190,7 @@ struct DaemonTests {
     }
 }
 
-extension DaemonFixture {
+extension DaemonProcess {
     /// Waits until `process` answers for the bus name.
     func waitUntilServingBy(_ process: ChildProcess) throws {
         let deadline = MonotonicClock.milliseconds() + 10_000

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Foundation
 import Glibc
 import Posix
@@ -9,65 +10,35 @@ import TestSupport
 /// and real programs to paste into.
 final class PasteDesk {
     let display: VirtualDisplay
-    let bus: PrivateBus
-    let data: TemporaryDirectory
-    let logPath: String
-    private(set) var daemon: ChildProcess
-    let client: BusConnection
+    let daemon: DaemonProcess
     private var programs: [ChildProcess] = []
 
     /// Starts everything; `xtest` false starts Xvfb without the XTEST extension, `config`
     /// is the text of a cliptab.conf to use.
     init(xtest: Bool = true, config: String? = nil) throws {
         display = try VirtualDisplay(extraArguments: xtest ? [] : ["-extension", "XTEST"])
-        bus = try PrivateBus()
-        data = try TemporaryDirectory(prefix: "cliptab-paste")
-        logPath = data.appending("cliptabd.log")
-        var arguments: [String] = []
-        if let config {
-            let path = data.appending("cliptab.conf")
-            try config.write(toFile: path, atomically: true, encoding: .utf8)
-            arguments = ["--config", path]
-        }
-        let environment = DaemonFixture.environment(bus: bus, data: data).merging(
-            ["DISPLAY": display.display, "CLIPTAB_TEST_LOG": logPath]) { $1 }
-        // The shell only sends the log to a file, then becomes cliptabd.
-        daemon = try ChildProcess.spawn(
-            "/bin/sh",
-            ["-c", "exec \"$0\" \"$@\" 2>>\"$CLIPTAB_TEST_LOG\"", BuiltProducts.path(of: "cliptabd")]
-                + arguments, environment: environment, stdout: .null, stderr: .null)
-        client = try BusConnection.connect(address: bus.address)
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while (try? call("ListTables")) == nil {
-            guard MonotonicClock.milliseconds() < deadline, daemon.isRunning else {
-                throw FixtureError("cliptabd did not start: \(log)")
-            }
-            usleep(20_000)
-        }
+        daemon = try DaemonProcess(
+            config: config, environment: ["DISPLAY": display.display], homePrefix: "cliptab-paste")
     }
 
     deinit {
         for program in programs { program.terminate(graceMilliseconds: 500) }
-        daemon.terminate()
+        daemon.stop()
     }
+
+    /// A directory for the files of the programs started here.
+    var data: TemporaryDirectory { daemon.home }
 
     /// The environment of the programs started here (no accessibility bus for GTK).
-    var environment: [String: String] {
-        DaemonFixture.environment(bus: bus, data: data).merging(
-            ["DISPLAY": display.display, "NO_AT_BRIDGE": "1"]) { $1 }
-    }
+    var environment: [String: String] { daemon.environment.merging(["NO_AT_BRIDGE": "1"]) { $1 } }
 
     /// What cliptabd wrote to its log so far.
-    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    var log: String { daemon.log }
 
     /// Calls a method of the cliptab interface; error replies are thrown as `BusError`.
     @discardableResult
     func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 20_000) throws -> [BusValue] {
-        let message = try BusMessage.methodCall(
-            destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
-            interface: "io.github.cliptab.Cliptab1", member: member)
-        try message.append(arguments)
-        return try client.call(message, timeoutMilliseconds: timeout).readValues()
+        try daemon.call(member, arguments, timeout: timeout)
     }
 
     /// `PasteToFocus` of table `table`, row 0:`row`; its `delivered`.

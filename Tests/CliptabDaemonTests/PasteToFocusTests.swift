@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Foundation
 import Glibc
 import Posix
@@ -169,7 +171,7 @@ struct PasteToFocusTests {
             _ = try desk.paste("t")
             Issue.record("PasteToFocus succeeded without XTEST")
         } catch let error as BusError {
-            #expect(error.name == errorPrefix + "ClipboardUnavailable")
+            #expect(error.name == CliptabBus.errorPrefix + "ClipboardUnavailable")
             #expect(error.message.contains("XTEST"), "\(error.message)")
         }
         #expect(try desk.clipboard() == "kept")

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -11,7 +13,7 @@ import Testing
 @Suite(.serialized)
 struct SemanticsTests {
     /// A table "t" with sections A B C (headers) holding rows A1 A2 A3, B1, and none.
-    func abc(_ daemon: DaemonFixture) throws {
+    func abc(_ daemon: DaemonProcess) throws {
         try daemon.call("CreateTable", [s("t")])
         try daemon.call("SetHeader", [s("t"), i(0), s("A")])
         #expect(try daemon.call("InsertSection", [s("t"), i(-1), s("B"), s("")]) == [i(1)])
@@ -20,12 +22,12 @@ struct SemanticsTests {
         try daemon.call("InsertRow", [s("t"), i(1), i(-1), s("B1")])
     }
 
-    func headers(_ daemon: DaemonFixture, _ table: String = "t") throws -> [String] {
+    func headers(_ daemon: DaemonProcess, _ table: String = "t") throws -> [String] {
         try daemon.sections(table).map(\.header)
     }
 
     @Test func newTableHasOneEmptySectionAndRevisionZero() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("new")])
         let snapshot = try daemon.snapshot("new")
         #expect(snapshot.sections == [SectionSnapshot(header: "", footer: "", rows: [])])
@@ -34,7 +36,7 @@ struct SemanticsTests {
     }
 
     @Test func negativeIndexesCountFromTheEnd() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         #expect(try daemon.call("GetCell", [s("t"), i(0), i(-1)]) == [s("A3")])
         #expect(try daemon.call("GetCell", [s("t"), i(0), i(-3)]) == [s("A1")])
@@ -51,7 +53,7 @@ struct SemanticsTests {
     }
 
     @Test func outOfRangeNamesTheValidRange() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let cases: [(String, [BusValue], String)] = [
             ("GetCell", [s("t"), i(0), i(3)], "row index 3 is out of range (valid: 0...2 or -3...-1)"),
@@ -76,14 +78,14 @@ struct SemanticsTests {
         ]
         for (member, arguments, message) in cases {
             let failure = daemon.failure(member, arguments)
-            #expect(failure?.name == errorPrefix + "IndexOutOfRange", "\(member) \(arguments)")
+            #expect(failure?.name == CliptabBus.errorPrefix + "IndexOutOfRange", "\(member) \(arguments)")
             #expect(failure?.message == message, "\(member) \(arguments)")
         }
         #expect(try daemon.revision("t") == 5)
     }
 
     @Test func batchesUseIndexesFromBeforeTheBatch() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         try daemon.call("InsertSection", [s("t"), i(-1), s("D"), s("")])
         // Sections A B C D: delete 0 and 2 (by their old indexes) leaves B D.
@@ -104,7 +106,9 @@ struct SemanticsTests {
             ("DeleteRows", [s("t"), ai([1, 1]), ai([0])], "InvalidArgument"),
         ]
         for (member, arguments, name) in refused {
-            #expect(daemon.errorName(member, arguments) == errorPrefix + name, "\(member) \(arguments)")
+            #expect(
+                daemon.errorName(member, arguments) == CliptabBus.errorPrefix + name, "\(member) \(arguments)"
+            )
         }
         #expect(try daemon.snapshot("t") == before)
         #expect(try daemon.revision("t") == revision)
@@ -116,7 +120,7 @@ struct SemanticsTests {
     }
 
     @Test func movesFollowTheContractsExamples() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         try daemon.call("MoveSection", [s("t"), i(0), i(2)])
         #expect(try headers(daemon) == ["B", "C", "A"])
@@ -125,7 +129,9 @@ struct SemanticsTests {
         #expect(try headers(daemon) == ["A", "C", "B"])
         try daemon.call("MoveSection", [s("t"), i(-1), i(-2)])
         #expect(try headers(daemon) == ["A", "B", "C"])
-        #expect(daemon.errorName("MoveSection", [s("t"), i(0), i(3)]) == errorPrefix + "IndexOutOfRange")
+        #expect(
+            daemon.errorName("MoveSection", [s("t"), i(0), i(3)]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
 
         let ids = try daemon.rows("t", 0).map(\.id)
         try daemon.call("MoveRow", [s("t"), i(0), i(0), i(0), i(1)])
@@ -139,9 +145,11 @@ struct SemanticsTests {
         try daemon.call("MoveRow", [s("t"), i(0), i(-1), i(2), i(1)])
         #expect(try daemon.texts("t") == [["A3"], ["B1"], ["A1", "A2"]])
         #expect(
-            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(2), i(2)]) == errorPrefix + "IndexOutOfRange")
+            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(2), i(2)]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
         #expect(
-            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(1), i(3)]) == errorPrefix + "IndexOutOfRange")
+            daemon.errorName("MoveRow", [s("t"), i(2), i(0), i(1), i(3)]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
         // Ids are unchanged by moves.
         #expect(try Set(daemon.rows("t", 2).map(\.id) + daemon.rows("t", 0).map(\.id)) == Set(ids))
         // A move onto its own place still counts as a change.
@@ -153,7 +161,7 @@ struct SemanticsTests {
     }
 
     @Test func deleteWhereOperators() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         let data = """
             apple
             pineapple
@@ -195,7 +203,7 @@ struct SemanticsTests {
         ] {
             #expect(
                 daemon.errorName("DeleteWhere", [s("w"), s(op), s(operand), b(false)])
-                    == errorPrefix + "InvalidArgument", "\(op) \(operand)")
+                    == CliptabBus.errorPrefix + "InvalidArgument", "\(op) \(operand)")
         }
         // Dry runs and refusals did not count; the real run returns the paths from before.
         #expect(try daemon.revision("w") == 1)
@@ -211,7 +219,7 @@ struct SemanticsTests {
     }
 
     @Test func locateFindsRowsAfterChangesAndRestarts() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let a2 = try daemon.rows("t", 0)[1].id
         #expect(try daemon.call("Locate", [t(a2)]) == [s("t"), i(0), i(1)])
@@ -228,18 +236,18 @@ struct SemanticsTests {
         let highest = all.max()!
         let (section, row) = try locate(daemon, highest)
         try daemon.call("DeleteRow", [s("renamed"), i(section), i(row)])
-        #expect(daemon.errorName("Locate", [t(highest)]) == errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(highest)]) == CliptabBus.errorPrefix + "NoSuchRow")
         try daemon.restart()
         let fresh = try daemon.call("InsertRow", [s("renamed"), i(0), i(0), s("new")])
         guard case .uint64(let id)? = fresh.first else { throw FixtureError("InsertRow gave \(fresh)") }
         #expect(id > highest)
         try daemon.call("DropTable", [s("renamed")])
-        #expect(daemon.errorName("Locate", [t(id)]) == errorPrefix + "NoSuchRow")
-        #expect(daemon.errorName("Locate", [t(0)]) == errorPrefix + "NoSuchRow")
-        #expect(daemon.errorName("Locate", [t(UInt64.max)]) == errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(id)]) == CliptabBus.errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(0)]) == CliptabBus.errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("Locate", [t(UInt64.max)]) == CliptabBus.errorPrefix + "NoSuchRow")
     }
 
-    func locate(_ daemon: DaemonFixture, _ id: UInt64) throws -> (Int32, Int32) {
+    func locate(_ daemon: DaemonProcess, _ id: UInt64) throws -> (Int32, Int32) {
         let reply = try daemon.call("Locate", [t(id)])
         guard reply.count == 3, case .int32(let section) = reply[1], case .int32(let row) = reply[2] else {
             throw FixtureError("Locate gave \(reply)")
@@ -248,7 +256,7 @@ struct SemanticsTests {
     }
 
     @Test func exportFormatsAndImportRoundTrips() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         try daemon.call("SetCell", [s("t"), i(0), i(1), s("tab\there, back\\slash")])
         let ids = try daemon.rows("t", 0).map(\.id) + daemon.rows("t", 1).map(\.id)
@@ -296,7 +304,7 @@ struct SemanticsTests {
     }
 
     @Test func importIsAtomicAndExportRefusesWhatItCannotExpress() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let before = try daemon.snapshot("t")
         let bad: [(String, String)] = [
@@ -307,29 +315,34 @@ struct SemanticsTests {
         for (format, data) in bad {
             for replace in [false, true] {
                 let failure = daemon.failure("ImportTable", [s("t"), s(format), s(data), b(replace)])
-                #expect(failure?.name == errorPrefix + "InvalidArgument", "\(format) \(data)")
+                #expect(failure?.name == CliptabBus.errorPrefix + "InvalidArgument", "\(format) \(data)")
                 let missing = daemon.failure("ImportTable", [s("missing"), s(format), s(data), b(replace)])
-                #expect(missing?.name == errorPrefix + "InvalidArgument", "\(format) \(data)")
+                #expect(missing?.name == CliptabBus.errorPrefix + "InvalidArgument", "\(format) \(data)")
             }
         }
         let big = String(repeating: "x", count: (16 << 20) + 1)
         #expect(
             daemon.errorName("ImportTable", [s("t"), s("lines"), s("ok\n" + big + "\n"), b(true)])
-                == errorPrefix + "LimitExceeded")
+                == CliptabBus.errorPrefix + "LimitExceeded")
         #expect(try daemon.snapshot("t") == before)
         #expect(try daemon.tableNames() == ["t"])
         #expect(
-            daemon.errorName("ImportTable", [s("a/b"), s("lines"), s("x\n"), b(false)]) == errorPrefix
+            daemon.errorName("ImportTable", [s("a/b"), s("lines"), s("x\n"), b(false)]) == CliptabBus
+                .errorPrefix
                 + "InvalidName")
 
         try daemon.call("InsertRow", [s("t"), i(2), i(0), s("two\nlines")])
         let refused = daemon.failure("ExportTable", [s("t"), s("lines")])
-        #expect(refused?.name == errorPrefix + "InvalidArgument")
+        #expect(refused?.name == CliptabBus.errorPrefix + "InvalidArgument")
         #expect(refused?.message.contains("2") == true)
         try daemon.call("SetCell", [s("t"), i(2), i(0), s("## looks like a header")])
-        #expect(daemon.errorName("ExportTable", [s("t"), s("lines")]) == errorPrefix + "InvalidArgument")
-        #expect(daemon.errorName("ExportTable", [s("t"), s("csv")]) == errorPrefix + "InvalidArgument")
-        #expect(daemon.errorName("ExportTable", [s("nope"), s("json")]) == errorPrefix + "NoSuchTable")
+        #expect(
+            daemon.errorName("ExportTable", [s("t"), s("lines")]) == CliptabBus.errorPrefix
+                + "InvalidArgument")
+        #expect(
+            daemon.errorName("ExportTable", [s("t"), s("csv")]) == CliptabBus.errorPrefix + "InvalidArgument")
+        #expect(
+            daemon.errorName("ExportTable", [s("nope"), s("json")]) == CliptabBus.errorPrefix + "NoSuchTable")
     }
 
     /// Every guarded method, with arguments that would succeed on the `abc` table.
@@ -361,7 +374,7 @@ struct SemanticsTests {
     ]
 
     @Test func everyGuardedMethodRefusesWhenItsActionIsNotAllowed() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let all = ["copy", "cut", "paste", "delete", "move", "edit", "insert"]
         for action in all {
@@ -373,7 +386,9 @@ struct SemanticsTests {
             let before = try daemon.snapshot("t")
             for call in Self.guardedCalls where call.action == action {
                 let failure = daemon.failure(call.member, call.arguments)
-                #expect(failure?.name == errorPrefix + "NotPermitted", "\(call.member) without \(action)")
+                #expect(
+                    failure?.name == CliptabBus.errorPrefix + "NotPermitted",
+                    "\(call.member) without \(action)")
                 #expect(failure?.message.contains(action) == true, "\(failure?.message ?? "")")
             }
             #expect(try daemon.snapshot("t") == before, "refused \(action) changed the table")
@@ -388,40 +403,45 @@ struct SemanticsTests {
         #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
         #expect(
             daemon.errorName("SetAllowedActions", [s("t"), strings(["copy", "fly"])])
-                == errorPrefix + "InvalidArgument")
+                == CliptabBus.errorPrefix + "InvalidArgument")
         #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
         #expect(try daemon.call("CanPerformAction", [s("t"), s("copy"), i(0), i(0)]) == [b(true)])
         #expect(
-            daemon.errorName("CanPerformAction", [s("t"), s("copy"), i(0), i(9)]) == errorPrefix
+            daemon.errorName("CanPerformAction", [s("t"), s("copy"), i(0), i(9)]) == CliptabBus.errorPrefix
                 + "IndexOutOfRange")
-        #expect(daemon.errorName("GetActions", [s("t"), i(0), i(9)]) == errorPrefix + "IndexOutOfRange")
+        #expect(
+            daemon.errorName("GetActions", [s("t"), i(0), i(9)]) == CliptabBus.errorPrefix + "IndexOutOfRange"
+        )
         // Settings are durable and do not count as content changes.
         #expect(try daemon.revision("t") == 5)
         try daemon.restart()
         #expect(try daemon.call("GetAllowedActions", [s("t")]) == [strings(["copy"])])
-        #expect(daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == errorPrefix + "NotPermitted")
+        #expect(
+            daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == CliptabBus.errorPrefix
+                + "NotPermitted")
         // Importing into a missing table is a create, not an insert into an existing table.
         #expect(try daemon.call("ImportTable", [s("fresh"), s("lines"), s("x\n"), b(false)]) == [u(1)])
     }
 
     @Test func allowedActionsWithoutADisplay() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let before = try daemon.snapshot("t")
         // Copy, cut and paste reach the clipboard, which is unavailable: nothing changes.
         for call in Self.guardedCalls where ["copy", "cut", "paste"].contains(call.action) {
             #expect(
-                daemon.errorName(call.member, call.arguments) == errorPrefix + "ClipboardUnavailable",
+                daemon.errorName(call.member, call.arguments) == CliptabBus.errorPrefix
+                    + "ClipboardUnavailable",
                 "\(call.member) \(call.arguments)")
         }
-        #expect(daemon.errorName("GetClipboard") == errorPrefix + "ClipboardUnavailable")
+        #expect(daemon.errorName("GetClipboard") == CliptabBus.errorPrefix + "ClipboardUnavailable")
         #expect(try daemon.snapshot("t") == before)
         try daemon.call("ClearClipboard")
         // PerformAction delete needs no clipboard: it deletes and answers the text.
         #expect(try daemon.call("PerformAction", [s("t"), s("delete"), i(0), i(-1)]) == [s("A3")])
         for action in ["move", "edit", "insert", "fly"] {
             #expect(
-                daemon.errorName("PerformAction", [s("t"), s(action), i(0), i(0)]) == errorPrefix
+                daemon.errorName("PerformAction", [s("t"), s(action), i(0), i(0)]) == CliptabBus.errorPrefix
                     + "InvalidArgument")
         }
         #expect(try daemon.texts("t")[0] == ["A1", "A2"])
@@ -430,26 +450,28 @@ struct SemanticsTests {
     }
 
     @Test func secretFlagIsASettingNotAChange() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let listener = try daemon.connect()
-        try listener.addMatch(Contract.signalRule)
+        try listener.addMatch(CliptabBus.signalRule)
         let before = try daemon.snapshot("t")
         try daemon.call("SetSecret", [s("t"), b(true)])
         try daemon.call("SetSecret", [s("t"), b(true)])
         try daemon.call("SetSecret", [s("t"), b(false)])
         try daemon.call("SetSecret", [s("t"), b(true)])
-        #expect(daemon.errorName("SetSecret", [s("nope"), b(true)]) == errorPrefix + "NoSuchTable")
+        #expect(
+            daemon.errorName("SetSecret", [s("nope"), b(true)]) == CliptabBus.errorPrefix + "NoSuchTable")
         #expect(try daemon.snapshot("t") == before)
         // Still secret (and so still refusing nothing else) after a restart; copies need X.
         try daemon.restart()
         #expect(try daemon.snapshot("t") == before)
-        #expect(daemon.errorName("Copy", [s("t"), i(0), i(0)]) == errorPrefix + "ClipboardUnavailable")
+        #expect(
+            daemon.errorName("Copy", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix + "ClipboardUnavailable")
         #expect(try daemon.signals(on: listener).map { $0.member ?? "" } == [])
     }
 
     @Test func revisionCountsEveryContentChangeAndNothingElse() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         var expected = try daemon.revision("t")
         let changes: [(String, [BusValue])] = [
@@ -495,17 +517,19 @@ struct SemanticsTests {
         // Refused calls do not count either.
         for (member, arguments) in changes where member != "ImportTable" {
             #expect(
-                daemon.errorName(member, [s("missing")] + arguments.dropFirst()) == errorPrefix
+                daemon.errorName(member, [s("missing")] + arguments.dropFirst()) == CliptabBus.errorPrefix
                     + "NoSuchTable")
         }
-        #expect(daemon.errorName("SetCell", [s("t"), i(9), i(0), s("x")]) == errorPrefix + "IndexOutOfRange")
+        #expect(
+            daemon.errorName("SetCell", [s("t"), i(9), i(0), s("x")]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
         #expect(try daemon.revision("t") == expected)
         try daemon.restart()
         #expect(try daemon.revision("t") == expected)
     }
 
     @Test func everyAcknowledgedChangeSurvivesKill9() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         let steps: [(String, [BusValue])] = [
             ("CreateTable", [s("u")]), ("RenameTable", [s("u"), s("v")]), ("DropTable", [s("v")]),
@@ -528,14 +552,14 @@ struct SemanticsTests {
         for (member, arguments) in steps {
             try daemon.call(member, arguments)
             let before = try daemon.snapshotAll()
-            try daemon.restart(signal: SIGKILL)
+            try daemon.restart(SIGKILL)
             #expect(try daemon.snapshotAll() == before, "lost \(member) \(arguments)")
         }
         #expect(try daemon.tableNames() == ["t", "w"])
     }
 
     @Test func tableNames() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         let names = ["b", "a", "B", "é", "Z", "aa", "a b", "~", "日本", String(repeating: "n", count: 255)]
         for name in names { try daemon.call("CreateTable", [s(name)]) }
         let sorted = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
@@ -547,16 +571,19 @@ struct SemanticsTests {
         ]
         for name in invalid {
             #expect(
-                daemon.errorName("CreateTable", [s(name)]) == errorPrefix + "InvalidName",
+                daemon.errorName("CreateTable", [s(name)]) == CliptabBus.errorPrefix + "InvalidName",
                 "\(name.debugDescription)")
-            #expect(daemon.errorName("RenameTable", [s("a"), s(name)]) == errorPrefix + "InvalidName")
             #expect(
-                daemon.errorName("ImportTable", [s(name), s("lines"), s("x"), b(false)]) == errorPrefix
+                daemon.errorName("RenameTable", [s("a"), s(name)]) == CliptabBus.errorPrefix + "InvalidName")
+            #expect(
+                daemon.errorName("ImportTable", [s(name), s("lines"), s("x"), b(false)]) == CliptabBus
+                    .errorPrefix
                     + "InvalidName")
         }
-        #expect(daemon.errorName("RenameTable", [s("a"), s("b")]) == errorPrefix + "TableExists")
-        #expect(daemon.errorName("RenameTable", [s("missing"), s("c")]) == errorPrefix + "NoSuchTable")
-        #expect(daemon.errorName("DropTable", [s("missing")]) == errorPrefix + "NoSuchTable")
+        #expect(daemon.errorName("RenameTable", [s("a"), s("b")]) == CliptabBus.errorPrefix + "TableExists")
+        #expect(
+            daemon.errorName("RenameTable", [s("missing"), s("c")]) == CliptabBus.errorPrefix + "NoSuchTable")
+        #expect(daemon.errorName("DropTable", [s("missing")]) == CliptabBus.errorPrefix + "NoSuchTable")
         try daemon.call("RenameTable", [s("a"), s("a")])
         try daemon.call("RenameTable", [s("a"), s("zz")])
         try daemon.call("DropTable", [s("b")])
@@ -568,13 +595,14 @@ struct SemanticsTests {
     }
 
     @Test func sectionsRowsPagingAndFindSection() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try abc(daemon)
         try daemon.call("InsertSection", [s("t"), i(-1), s("B"), s("")])
         #expect(try daemon.call("FindSection", [s("t"), s("B")]) == [i(1)])
         #expect(try daemon.call("FindSection", [s("t"), s("C")]) == [i(2)])
-        #expect(daemon.errorName("FindSection", [s("t"), s("b")]) == errorPrefix + "NoSuchSection")
-        #expect(daemon.errorName("FindSection", [s("t"), s("")]) == errorPrefix + "NoSuchSection")
+        #expect(
+            daemon.errorName("FindSection", [s("t"), s("b")]) == CliptabBus.errorPrefix + "NoSuchSection")
+        #expect(daemon.errorName("FindSection", [s("t"), s("")]) == CliptabBus.errorPrefix + "NoSuchSection")
         func page(_ offset: UInt32, _ limit: UInt32) throws -> [String] {
             try decodeRows(daemon.call("GetRows", [s("t"), i(0), u(offset), u(limit)])).map(\.text)
         }
@@ -585,23 +613,27 @@ struct SemanticsTests {
         #expect(try page(3, 0) == [])
         #expect(try page(UInt32.max, UInt32.max) == [])
         #expect(try page(0, UInt32.max) == ["A1", "A2", "A3"])
-        #expect(daemon.errorName("GetRows", [s("t"), i(4), u(0), u(0)]) == errorPrefix + "IndexOutOfRange")
+        #expect(
+            daemon.errorName("GetRows", [s("t"), i(4), u(0), u(0)]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
         // Every section can be deleted; the table then has none.
         try daemon.call("DeleteSections", [s("t"), ai([0, 1, 2, 3])])
         #expect(try daemon.sections("t").isEmpty)
         #expect(
-            daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == errorPrefix + "IndexOutOfRange")
+            daemon.errorName("InsertRow", [s("t"), i(0), i(0), s("x")]) == CliptabBus.errorPrefix
+                + "IndexOutOfRange")
         #expect(try daemon.call("InsertSection", [s("t"), i(-1), s(""), s("")]) == [i(0)])
         #expect(try daemon.call("ExportTable", [s("t"), s("lines")]) == [s("##\n")])
     }
 
     @Test func propertiesOfTheObject() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         func get(_ name: String) throws -> BusValue? {
             let message = try BusMessage.methodCall(
-                destination: Contract.name, path: Contract.path, interface: "org.freedesktop.DBus.Properties",
+                destination: CliptabBus.name, path: CliptabBus.path,
+                interface: "org.freedesktop.DBus.Properties",
                 member: "Get")
-            try message.append([s(Contract.interface), s(name)])
+            try message.append([s(CliptabBus.interface), s(name)])
             return try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues().first
         }
         #expect(try get("ApiVersion") == .variant(u(1)))

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -142,7 +144,7 @@ struct SignalReplica {
 
     /// Compares the replica with the daemon's tables, learning what signals do not carry;
     /// returns the differences (empty when equal) and the ids learned.
-    mutating func reconcile(with daemon: DaemonFixture) throws -> (differences: [String], learned: [UInt64]) {
+    mutating func reconcile(with daemon: DaemonProcess) throws -> (differences: [String], learned: [UInt64]) {
         var differences: [String] = []
         var learned: [UInt64] = []
         let names = try daemon.tableNames()
@@ -221,17 +223,21 @@ struct SignalReplicaTests {
         var shape: [String: [Int]] = [:]
 
         mutating func table() -> String {
-            if random.chance(90), let name = shape.keys.sorted().randomElement(using: &random) { return name }
+            if random.percent(90), let name = shape.keys.sorted().randomElement(using: &random) {
+                return name
+            }
             return random.pick(SignalReplicaTests.names + ["missing", "", "a/b"])
         }
 
         mutating func existing(_ count: Int) -> Int32 {
-            if count > 0 && random.chance(85) { return Int32(Int.random(in: -count..<count, using: &random)) }
+            if count > 0 && random.percent(85) {
+                return Int32(Int.random(in: -count..<count, using: &random))
+            }
             return random.pick([Int32(count), Int32(-count - 1), Int32.min, Int32.max, Int32(count + 1)])
         }
 
         mutating func insertion(_ count: Int) -> Int32 {
-            if random.chance(88) { return Int32(Int.random(in: -1...count, using: &random)) }
+            if random.percent(88) { return Int32(Int.random(in: -1...count, using: &random)) }
             return random.pick([Int32(count + 1), -2, Int32.min, Int32.max])
         }
 
@@ -248,7 +254,7 @@ struct SignalReplicaTests {
         mutating func exchange() -> (String, String) {
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
-                var lines = random.chance(50) ? "\(text().filter { $0 != "\n" && $0 != "#" })\n" : ""
+                var lines = random.percent(50) ? "\(text().filter { $0 != "\n" && $0 != "#" })\n" : ""
                 for _ in 0..<Int.random(in: 0...2, using: &random) {
                     lines += "## \(random.pick(["H", "", "Kopf"]))\n"
                     for _ in 0..<Int.random(in: 0...3, using: &random) {
@@ -290,7 +296,7 @@ struct SignalReplicaTests {
                 )
             case 13..<16:
                 var indexes = (0..<Int.random(in: 0...2, using: &random)).map { _ in existing(sectionCount) }
-                if random.chance(10), let first = indexes.first { indexes.append(first) }
+                if random.percent(10), let first = indexes.first { indexes.append(first) }
                 return ("DeleteSections", [s(table), ai(indexes)])
             case 16..<20:
                 return ("MoveSection", [s(table), i(existing(sectionCount)), i(existing(sectionCount))])
@@ -317,28 +323,28 @@ struct SignalReplicaTests {
                     let (section, rows) = section(table)
                     paths.append((section, existing(rows)))
                 }
-                if random.chance(10), let first = paths.first { paths.append(first) }
+                if random.percent(10), let first = paths.first { paths.append(first) }
                 return ("DeleteRows", [s(table), ai(paths.map(\.0)), ai(paths.map(\.1))])
             case 57..<62:
                 let op = random.pick([
                     "equals", "contains", "prefix", "suffix", "matches", ">", "<=", "!=", "like",
                 ])
                 let operand = random.pick(["2", "a", "apple", "^[0-9]+$", "(", "e$", "-3", ""])
-                return ("DeleteWhere", [s(table), s(op), s(operand), b(random.chance(40))])
+                return ("DeleteWhere", [s(table), s(op), s(operand), b(random.percent(40))])
             case 62..<72:
                 let (from, fromRows) = section(table)
                 let (to, toRows) = section(table)
                 return ("MoveRow", [s(table), i(from), i(existing(fromRows)), i(to), i(insertion(toRows))])
             case 72..<77:
                 let (format, data) = exchange()
-                let target = random.chance(20) ? random.pick(SignalReplicaTests.names) : table
-                return ("ImportTable", [s(target), s(format), s(data), b(random.chance(30))])
+                let target = random.percent(20) ? random.pick(SignalReplicaTests.names) : table
+                return ("ImportTable", [s(target), s(format), s(data), b(random.percent(30))])
             case 77..<80:
                 var allowed = SignalReplicaTests.actions
-                if random.chance(50) { allowed = allowed.filter { _ in random.chance(70) } }
-                if random.chance(5) { allowed.append("fly") }
+                if random.percent(50) { allowed = allowed.filter { _ in random.percent(70) } }
+                if random.percent(5) { allowed.append("fly") }
                 return ("SetAllowedActions", [s(table), strings(allowed)])
-            case 80..<81: return ("SetSecret", [s(table), b(random.chance(50))])
+            case 80..<81: return ("SetSecret", [s(table), b(random.percent(50))])
             case 81..<86:
                 let (section, rows) = section(table)
                 let action = random.pick(["delete", "delete", "copy", "cut", "paste", "move"])
@@ -359,11 +365,11 @@ struct SignalReplicaTests {
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func replicaFromSignalsEqualsTheDaemon(seed: UInt64) throws {
-        let seed = testSeed(seed * 7919)
-        let daemon = try DaemonFixture()
+        let seed = SeededRandom.seed(for: "signal replica \(seed)", fixed: seed * 7919)
+        let daemon = try DaemonProcess()
         let listener = try daemon.connect()
-        try listener.addMatch(Contract.signalRule)
-        try listener.addMatch(Contract.propertiesRule)
+        try listener.addMatch(CliptabBus.signalRule)
+        try listener.addMatch(propertiesChangedRule)
         var replica = SignalReplica()
         var generator = Generator(random: SeededRandom(seed: seed))
         var failures = 0
@@ -379,9 +385,9 @@ struct SignalReplicaTests {
                 errorName = error.name
             }
             let context =
-                "seed \(seed) step \(step): \(member) \(arguments) -> \(errorName ?? "\(reply ?? [])")"
+                "\(SeededRandom.replay(seed)) step \(step): \(member) \(arguments) -> \(errorName ?? "\(reply ?? [])")"
             if let errorName {
-                #expect(errorName.hasPrefix(errorPrefix), "\(context)")
+                #expect(errorName.hasPrefix(CliptabBus.errorPrefix), "\(context)")
             }
             let signals = try daemon.signals(on: listener)
             if errorName != nil {

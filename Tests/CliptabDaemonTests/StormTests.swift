@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
+import DaemonTestSupport
 import Foundation
 import Glibc
 import Posix
@@ -38,13 +40,13 @@ struct StormGenerator {
     ]
 
     mutating func index() -> Int32 {
-        random.chance(75)
+        random.percent(75)
             ? Int32.random(in: -3...4, using: &random)
             : random.pick([Int32.min, Int32.max, Int32.min + 1, -1000, 1000])
     }
 
     mutating func text() -> String {
-        if random.chance(1) { return String(repeating: random.pick(["a", "é", "\n"]), count: 100_000) }
+        if random.percent(1) { return String(repeating: random.pick(["a", "é", "\n"]), count: 100_000) }
         return random.pick(Self.texts)
     }
 
@@ -72,13 +74,13 @@ struct StormGenerator {
         case "s": return .string(string(named: name))
         case "i": return .int32(index())
         case "u": return .uint32(random.pick([0, 1, 2, 5, UInt32.max]))
-        case "t": return .uint64(random.chance(90) ? UInt64.random(in: 0...80, using: &random) : UInt64.max)
-        case "b": return .boolean(random.chance(50))
+        case "t": return .uint64(random.percent(90) ? UInt64.random(in: 0...80, using: &random) : UInt64.max)
+        case "b": return .boolean(random.percent(50))
         case "ai":
             return .array(
                 elementSignature: "i",
                 (0..<Int.random(in: 0...3, using: &random)).map { _ in .int32(index()) })
-        case "as" where name == "actions" && random.chance(50):
+        case "as" where name == "actions" && random.percent(50):
             return .array(
                 elementSignature: "s",
                 ["copy", "cut", "paste", "delete", "move", "edit", "insert"].map(BusValue.string))
@@ -96,7 +98,7 @@ struct StormGenerator {
     mutating func anyValue(depth: Int = 0) -> BusValue {
         switch Int.random(in: 0..<(depth > 1 ? 12 : 16), using: &random) {
         case 0: return .byte(UInt8.random(in: 0...255, using: &random))
-        case 1: return .boolean(random.chance(50))
+        case 1: return .boolean(random.percent(50))
         case 2: return .int16(Int16.random(in: Int16.min...Int16.max, using: &random))
         case 3: return .uint16(UInt16.random(in: 0...UInt16.max, using: &random))
         case 4: return .int32(index())
@@ -119,7 +121,7 @@ struct StormGenerator {
     mutating func call() -> (interface: String, member: String, arguments: [BusValue]) {
         let roll = Int.random(in: 0..<100, using: &random)
         if roll < 2 {
-            return (Contract.interface, random.pick(["Nope", "getcell", "ListTables2"]), [anyValue()])
+            return (CliptabBus.interface, random.pick(["Nope", "getcell", "ListTables2"]), [anyValue()])
         }
         if roll < 5 {
             let properties = "org.freedesktop.DBus.Properties"
@@ -128,23 +130,23 @@ struct StormGenerator {
                 ("org.freedesktop.DBus.Peer", "Ping", []),
                 (
                     properties, "Get",
-                    [.string(Contract.interface), .string(random.pick(["Tables", "Version", "Nope"]))]
+                    [.string(CliptabBus.interface), .string(random.pick(["Tables", "Version", "Nope"]))]
                 ),
-                (properties, "GetAll", [.string(random.pick([Contract.interface, "x.y"]))]),
+                (properties, "GetAll", [.string(random.pick([CliptabBus.interface, "x.y"]))]),
                 (
                     properties, "Set",
-                    [.string(Contract.interface), .string("ApiVersion"), .variant(.uint32(2))]
+                    [.string(CliptabBus.interface), .string("ApiVersion"), .variant(.uint32(2))]
                 ),
             ])
         }
         let method = random.pick(methods)
         if roll < 15 {
             return (
-                Contract.interface, method.name,
+                CliptabBus.interface, method.name,
                 (0..<Int.random(in: 0...4, using: &random)).map { _ in anyValue() }
             )
         }
-        return (Contract.interface, method.name, method.inputs.map { value($0.type, named: $0.name) })
+        return (CliptabBus.interface, method.name, method.inputs.map { value($0.type, named: $0.name) })
     }
 }
 
@@ -161,14 +163,14 @@ struct StormTests {
     static let callsPerClient = 2_500
 
     @Test func randomCallsFromSeveralClients() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         for name in ["s0", "s1", "s2"] {
             try daemon.call("ImportTable", [s(name), s("lines"), s("a\nb\n## H\n2\n-3\n"), b(false)])
         }
         let methods = try declaredMethods()
         let log = StormLog()
         let address = daemon.bus.address
-        let seed = testSeed(20_251_129)
+        let seed = SeededRandom.seed(for: "storm (client n adds n)", fixed: 20_251_129)
         for client in 0..<Self.clients {
             Thread.detachNewThread {
                 defer { log.state.withLock { $0.finished += 1 } }
@@ -188,11 +190,11 @@ struct StormTests {
                         "client \(client) call \(number): \(interface).\(member) \(arguments.map(\.signature))"
                     do {
                         let message = try BusMessage.methodCall(
-                            destination: Contract.name, path: Contract.path, interface: interface,
+                            destination: CliptabBus.name, path: CliptabBus.path, interface: interface,
                             member: member)
                         try message.append(arguments)
                         let reply = try connection.call(message, timeoutMilliseconds: 30_000)
-                        if interface == Contract.interface, reply.signature != declared[member] {
+                        if interface == CliptabBus.interface, reply.signature != declared[member] {
                             log.problem("\(context): reply signature \(reply.signature)")
                         }
                         log.record("success")
@@ -204,12 +206,12 @@ struct StormTests {
                             "org.freedesktop.DBus.Error.UnknownInterface",
                             "org.freedesktop.DBus.Error.PropertyReadOnly",
                         ]
-                        if !(error.name.hasPrefix(errorPrefix) || standard.contains(error.name))
+                        if !(error.name.hasPrefix(CliptabBus.errorPrefix) || standard.contains(error.name))
                             || error.message.isEmpty
                         {
                             log.problem("\(context): \(error)")
                         }
-                        log.record(error.name.replacingOccurrences(of: errorPrefix, with: ""))
+                        log.record(error.name.replacingOccurrences(of: CliptabBus.errorPrefix, with: ""))
                     } catch {
                         log.problem("\(context): \(error)")
                     }
@@ -227,11 +229,11 @@ struct StormTests {
         // Enough calls reached the model to mean something.
         #expect((state.outcomes["success"] ?? 0) > 1_500, "\(state.outcomes)")
         #expect((state.outcomes["IndexOutOfRange"] ?? 0) > 500, "\(state.outcomes)")
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
 
         let exported = try daemon.exportAll()
         let snapshot = try daemon.snapshotAll()
-        try daemon.restart(signal: SIGKILL)
+        try daemon.restart(SIGKILL)
         #expect(try daemon.exportAll() == exported)
         #expect(try daemon.snapshotAll() == snapshot)
         #expect(!exported.isEmpty)
@@ -244,7 +246,7 @@ struct PipelineTests {
     /// 5,000 calls sent before any reply is read, changes and reads mixed: every reply comes,
     /// in order, with the right content.
     @Test func pipelinedCallsAreAnsweredInOrder() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("p")])
         var serials: [UInt32] = []
         var expected: [BusValue?] = []
@@ -263,13 +265,13 @@ struct PipelineTests {
             case 2:
                 member = "GetCell"
                 arguments = [s("p"), i(0), i(Int32(index / 4 + 1))]
-                expected.append(.string(errorPrefix + "IndexOutOfRange"))
+                expected.append(.string(CliptabBus.errorPrefix + "IndexOutOfRange"))
             default:
                 member = "GetRevision"
                 arguments = [s("p")]
                 expected.append(t(UInt64(index / 4 + 1)))
             }
-            serials.append(try daemon.client.send(DaemonFixture.message(member, arguments)))
+            serials.append(try daemon.client.send(Cliptab.message(member, arguments)))
         }
         var answered = 0
         while answered < serials.count, let reply = daemon.client.readMessage(timeoutMilliseconds: 30_000) {
@@ -294,17 +296,17 @@ struct PipelineTests {
     /// A call without an interface finds the method by name; a call that asks for no reply is
     /// still carried out; wrong objects, interfaces and properties get standard errors.
     @Test func callsOfUnusualShape() throws {
-        let daemon = try DaemonFixture()
+        let daemon = try DaemonProcess()
         try daemon.call("CreateTable", [s("u")])
         let bare = try BusMessage.methodCall(
-            destination: Contract.name, path: Contract.path, interface: nil, member: "InsertRow")
+            destination: CliptabBus.name, path: CliptabBus.path, interface: nil, member: "InsertRow")
         try bare.append([s("u"), i(0), i(-1), s("without interface")])
         #expect(try daemon.client.call(bare, timeoutMilliseconds: 10_000).readValues() == [t(1)])
 
-        let silent = try DaemonFixture.message("InsertRow", [s("u"), i(0), i(-1), s("no reply wanted")])
+        let silent = try Cliptab.message("InsertRow", [s("u"), i(0), i(-1), s("no reply wanted")])
         try silent.setNoReplyExpected(true)
         let silentSerial = try daemon.client.send(silent)
-        let failing = try DaemonFixture.message("GetCell", [s("nope"), i(0), i(0)])
+        let failing = try Cliptab.message("GetCell", [s("nope"), i(0), i(0)])
         try failing.setNoReplyExpected(true)
         let failingSerial = try daemon.client.send(failing)
         #expect(try daemon.texts("u") == [["without interface", "no reply wanted"]])
@@ -318,7 +320,7 @@ struct PipelineTests {
         {
             do {
                 let message = try BusMessage.methodCall(
-                    destination: Contract.name, path: path, interface: interface, member: member)
+                    destination: CliptabBus.name, path: path, interface: interface, member: member)
                 try message.append(arguments)
                 _ = try daemon.client.call(message, timeoutMilliseconds: 10_000)
                 return nil
@@ -332,25 +334,26 @@ struct PipelineTests {
         // libdbus answers for paths without an object (UnknownObject, or UnknownMethod on a
         // path that only leads to one).
         for path in ["/nope", "/io/github/cliptab"] {
-            let name = standardError(path, Contract.interface, "ListTables", [])
+            let name = standardError(path, CliptabBus.interface, "ListTables", [])
             #expect(
                 name == "org.freedesktop.DBus.Error.UnknownObject"
                     || name == "org.freedesktop.DBus.Error.UnknownMethod",
                 "\(path): \(name ?? "success")")
         }
         #expect(
-            standardError(Contract.path, "io.github.cliptab.Nope", "ListTables", [])
+            standardError(CliptabBus.path, "io.github.cliptab.Nope", "ListTables", [])
                 == "org.freedesktop.DBus.Error.UnknownMethod")
         #expect(
-            standardError(Contract.path, properties, "Get", [s(Contract.interface), s("Nope")])
+            standardError(CliptabBus.path, properties, "Get", [s(CliptabBus.interface), s("Nope")])
                 == "org.freedesktop.DBus.Error.UnknownProperty")
         #expect(
             standardError(
-                Contract.path, properties, "Set", [s(Contract.interface), s("ApiVersion"), .variant(u(2))])
+                CliptabBus.path, properties, "Set",
+                [s(CliptabBus.interface), s("ApiVersion"), .variant(u(2))])
                 == "org.freedesktop.DBus.Error.PropertyReadOnly")
         #expect(
-            standardError(Contract.path, properties, "GetAll", [s("io.github.cliptab.Nope")])
+            standardError(CliptabBus.path, properties, "GetAll", [s("io.github.cliptab.Nope")])
                 == "org.freedesktop.DBus.Error.UnknownInterface")
-        #expect(daemon.daemon.isRunning)
+        #expect(daemon.process.isRunning)
     }
 }

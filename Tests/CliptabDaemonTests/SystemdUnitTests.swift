@@ -64,7 +64,7 @@ struct SystemdUnitTests {
             ], timeoutMilliseconds: 60_000)
     }
 
-    /// The unit has what the issue asks: a D-Bus service of the graphical session, reload
+    /// The unit is a D-Bus service of the graphical session, reload
     /// through the CLI, restart on failure but not on a bad configuration, and hardening
     /// that leaves the X connection alone.
     @Test func unitDirectives() throws {

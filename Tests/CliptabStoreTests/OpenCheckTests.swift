@@ -97,7 +97,7 @@ struct OpenCheckTests {
     @Test("A file of garbage bytes is refused, named, and left byte for byte as it was")
     func garbageFile() throws {
         let directory = try TemporaryDirectory(prefix: "cliptab-open")
-        var rng = SplitMix64(seed: 1)
+        var rng = SeededRandom("OpenCheckTests.garbageFile", fixed: 1)
         try Self.write(
             (0..<10_000).map { _ in UInt8(truncatingIfNeeded: rng.next()) },
             to: directory.appending("cliptab.db"))

@@ -2,10 +2,11 @@
 import CliptabCore
 import CliptabStore
 import Glibc
+import ModelTestSupport
 import TestSupport
 import Testing
 
-/// The randomized model of the core tests (ModelHarness.swift, linked from there) over a real
+/// The randomized model of the core tests (ModelTestSupport) over a real
 /// SQLite store, closed and reopened every few calls: what is loaded must equal what was in
 /// memory, counters included.
 @Suite("Randomized model over SQLite")
@@ -53,8 +54,14 @@ struct StoreModelTests {
         "Random call sequences over SQLite, reopened every few calls, load what memory held", arguments: 0..<2
     )
     func randomSequencesWithReopening(batch: Int) throws {
-        for index in 0..<150 {
-            let seed = UInt64(batch * 150 + index) &* 0xA24B_AED4_963E_E407 ^ 0x5707_E000_0000_0001
+        var seeds = (0..<150).map {
+            UInt64(batch * 150 + $0) &* 0xA24B_AED4_963E_E407 ^ 0x5707_E000_0000_0001
+        }
+        if let requested = SeededRandom.requested { seeds = batch == 0 ? [requested] : [] }
+        print(
+            "model over SQLite batch \(batch): \(seeds.count) seeds; a failure names its \(SeededRandom.variable)"
+        )
+        for seed in seeds {
             let directory = try TemporaryDirectory(prefix: "cliptab-model")
             var (store, catalog): (SQLiteStore?, Catalog) = try SQLiteStore.open(
                 directory: directory.path, durability: .normal)
@@ -76,7 +83,7 @@ struct StoreModelTests {
                 (store, catalog) = try SQLiteStore.open(directory: directory.path, durability: .normal)
                 if let difference = Self.difference(catalog, expected) {
                     Issue.record(
-                        "seed 0x\(String(seed, radix: 16)), reopened after round \(round): \(difference)")
+                        "\(SeededRandom.replay(seed)), reopened after round \(round): \(difference)")
                     return
                 }
                 run.attach(

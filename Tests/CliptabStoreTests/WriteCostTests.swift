@@ -113,7 +113,7 @@ struct WriteCostTests {
     func movesToSecondPlace() throws {
         let directory = try TemporaryDirectory(prefix: "cliptab-cost")
         let (counting, service) = try Self.bigTable(directory, rows: 10_000)
-        var rng = SplitMix64(seed: 99)
+        var rng = SeededRandom("WriteCostTests.movesToSecondPlace", fixed: 99)
         let first = counting.batches.count
         for _ in 0..<1000 {
             try service.moveRow("big", from: (0, Int32(2 + rng.below(9998))), to: (0, 1))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Glibc
 import Posix
 import TestSupport
@@ -40,9 +41,6 @@ struct Outcome: Equatable, CustomStringConvertible {
 /// The path of the built `cliptab`.
 let cliptabPath = BuiltProducts.path(of: "cliptab")
 
-/// The error prefix of the contract.
-let errorPrefix = "io.github.cliptab.Cliptab1.Error."
-
 /// Runs the built `cliptab` with exactly `environment`.
 func runCliptab(
     _ arguments: [String], environment: [String: String], input: [UInt8]? = nil,
@@ -54,15 +52,11 @@ func runCliptab(
             timeoutMilliseconds: timeoutMilliseconds))
 }
 
-/// A private bus, a built `cliptabd` on it with its own data directory, and a way to run the
+/// A built `cliptabd` on a private bus (the shared `DaemonProcess`), and a way to run the
 /// built `cliptab` against them.
 final class CLIFixture: @unchecked Sendable {
-    /// The private bus.
-    let bus: PrivateBus
-    /// The daemon's store and the client's home.
-    let data: TemporaryDirectory
-    /// The daemon.
-    let daemon: ChildProcess
+    /// The daemon, its bus and its home.
+    let session: DaemonProcess
 
     /// The fixture of the running suite (see `WithDaemon`).
     @TaskLocal static var current: CLIFixture?
@@ -70,24 +64,18 @@ final class CLIFixture: @unchecked Sendable {
     /// The X display of the daemon and the clients, if any.
     let display: String?
 
-    /// Starts the bus and the daemon (on `display`, when given), and waits until
-    /// `cliptab tables` succeeds.
+    /// The private bus.
+    var bus: PrivateBus { session.bus }
+    /// The daemon's home, which is the client's home too.
+    var data: TemporaryDirectory { session.home }
+    /// The daemon process.
+    var daemon: ChildProcess { session.process }
+
+    /// Starts the bus and the daemon (on `display`, when given), and waits until it answers.
     init(display: String? = nil) throws {
-        bus = try PrivateBus()
-        data = try TemporaryDirectory(prefix: "cliptab-e2e")
+        session = try DaemonProcess(
+            environment: display.map { ["DISPLAY": $0] } ?? [:], homePrefix: "cliptab-e2e")
         self.display = display
-        var daemonEnvironment = Self.environment(bus: bus.address, home: data.path)
-        daemonEnvironment["DISPLAY"] = display
-        daemon = try ChildProcess.spawn(
-            BuiltProducts.path(of: "cliptabd"), ["--data-dir", data.appending("store")],
-            environment: daemonEnvironment, stdout: .null, stderr: .null)
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while MonotonicClock.milliseconds() < deadline {
-            if try run("tables").status == 0 { return }
-            if !daemon.isRunning { throw FixtureError("cliptabd exited during start-up") }
-            usleep(20_000)
-        }
-        throw FixtureError("cliptabd did not answer within 10 s")
     }
 
     /// The environment of a client in a session with the bus at `bus` and no display.
@@ -120,20 +108,11 @@ final class CLIFixture: @unchecked Sendable {
     /// Calls the daemon directly over D-Bus, for setups the CLI has no command for.
     @discardableResult
     func call(_ member: String, _ arguments: [BusValue]) throws -> [BusValue] {
-        let connection = try BusConnection.connect(address: bus.address)
-        let message = try BusMessage.methodCall(
-            destination: "io.github.cliptab.Cliptab1", path: "/io/github/cliptab/Cliptab1",
-            interface: "io.github.cliptab.Cliptab1", member: member)
-        try message.append(arguments)
-        return try connection.call(message, timeoutMilliseconds: 10_000).readValues()
+        try session.call(member, arguments)
     }
 
     /// Stops the daemon, then the bus.
-    func stop() {
-        daemon.signal(SIGCONT)
-        daemon.terminate()
-        bus.stop()
-    }
+    func stop() { session.stop() }
 }
 
 /// Starts one `CLIFixture` for a whole suite and stops it when the suite is done.

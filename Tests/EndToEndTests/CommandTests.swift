@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import DBus
 import Glibc
 import Testing
@@ -44,17 +45,20 @@ import Testing
         #expect(
             try cli.run("create", "alpha")
                 == Outcome(
-                    1, "", "cliptab: a table named \"alpha\" already exists (\(errorPrefix)TableExists)\n"))
+                    1, "",
+                    "cliptab: a table named \"alpha\" already exists (\(CliptabBus.errorPrefix)TableExists)\n"
+                ))
         #expect(
             try cli.run("create", "a/b")
                 == Outcome(
                     1, "",
-                    "cliptab: table name \"a/b\" contains \"/\", which is not allowed (\(errorPrefix)InvalidName)\n"
+                    "cliptab: table name \"a/b\" contains \"/\", which is not allowed (\(CliptabBus.errorPrefix)InvalidName)\n"
                 ))
         #expect(try cli.run("drop", "gamma") == Outcome(0, ""))
         #expect(
             try cli.run("drop", "gamma")
-                == Outcome(1, "", "cliptab: no table named \"gamma\" (\(errorPrefix)NoSuchTable)\n"))
+                == Outcome(
+                    1, "", "cliptab: no table named \"gamma\" (\(CliptabBus.errorPrefix)NoSuchTable)\n"))
         #expect(try cli.run("tables") == Outcome(0, "alpha\n"))
     }
 
@@ -134,22 +138,24 @@ import Testing
             try cli.run("get", "other", "#\(id)")
                 == Outcome(
                     1, "",
-                    "cliptab: row #\(id) is in table \"exact\", not in \"other\" (\(errorPrefix)NoSuchRow)\n")
+                    "cliptab: row #\(id) is in table \"exact\", not in \"other\" (\(CliptabBus.errorPrefix)NoSuchRow)\n"
+                )
         )
         #expect(
             try cli.run("get", "exact", "#99999999")
-                == Outcome(1, "", "cliptab: no row has the id 99999999 (\(errorPrefix)NoSuchRow)\n"))
+                == Outcome(
+                    1, "", "cliptab: no row has the id 99999999 (\(CliptabBus.errorPrefix)NoSuchRow)\n"))
         #expect(
             try cli.run("get", "exact", "@Nope:0")
                 == Outcome(
                     1, "",
-                    "cliptab: table \"exact\" has no section with the header \"Nope\" (\(errorPrefix)NoSuchSection)\n"
+                    "cliptab: table \"exact\" has no section with the header \"Nope\" (\(CliptabBus.errorPrefix)NoSuchSection)\n"
                 ))
         #expect(
             try cli.run("get", "exact", "5:0")
                 == Outcome(
                     1, "",
-                    "cliptab: section index 5 is out of range (valid: 0...1 or -2...-1) (\(errorPrefix)IndexOutOfRange)\n"
+                    "cliptab: section index 5 is out of range (valid: 0...1 or -2...-1) (\(CliptabBus.errorPrefix)IndexOutOfRange)\n"
                 ))
     }
 
@@ -179,7 +185,8 @@ import Testing
         #expect(try cli.run("get", "stdin", "-1") == Outcome(0, "j"), "a refused add adds nothing")
         #expect(
             try cli.run("add", "nosuch", "x")
-                == Outcome(1, "", "cliptab: no table named \"nosuch\" (\(errorPrefix)NoSuchTable)\n"))
+                == Outcome(
+                    1, "", "cliptab: no table named \"nosuch\" (\(CliptabBus.errorPrefix)NoSuchTable)\n"))
     }
 
     /// `insert`, `set`, `rm` (a batch: all or nothing) and `mv`, by path and by id.
@@ -202,12 +209,14 @@ import Testing
         #expect(
             try cli.run("rm", "edit", "0:1", "1")
                 == Outcome(
-                    1, "", "cliptab: row 0:1 is named twice in the batch (\(errorPrefix)InvalidArgument)\n"))
+                    1, "",
+                    "cliptab: row 0:1 is named twice in the batch (\(CliptabBus.errorPrefix)InvalidArgument)\n"
+                ))
         #expect(
             try cli.run("rm", "edit", "0:1", "0:9")
                 == Outcome(
                     1, "",
-                    "cliptab: row index 9 is out of range (valid: 0...3 or -4...-1) (\(errorPrefix)IndexOutOfRange)\n"
+                    "cliptab: row index 9 is out of range (valid: 0...3 or -4...-1) (\(CliptabBus.errorPrefix)IndexOutOfRange)\n"
                 ))
         #expect(
             try cli.run("show", "edit").out == "== [0]\n   0:0  A\n   0:1  before b\n   0:2  b\n   0:3  d\n",
@@ -231,7 +240,9 @@ import Testing
         #expect(try cli.run("rm-where", "where", ">", "2") == Outcome(0, "0:1\n0:4\n"))
         #expect(try cli.run("export", "where", "--format", "lines") == Outcome(0, "1\n-3\nx10\n"))
         let bad = try cli.run("rm-where", "where", "matches", "(")
-        #expect(bad.status == 1 && bad.out.isEmpty && bad.err.hasSuffix("(\(errorPrefix)InvalidArgument)\n"))
+        #expect(
+            bad.status == 1 && bad.out.isEmpty
+                && bad.err.hasSuffix("(\(CliptabBus.errorPrefix)InvalidArgument)\n"))
     }
 
     /// `section add`, `title`, `mv` and `rm`, by index and by header.
@@ -261,7 +272,7 @@ import Testing
             try cli.run("section", "rm", "sec", "0", "0")
                 == Outcome(
                     1, "",
-                    "cliptab: section 0 is named twice in the batch (index 0) (\(errorPrefix)InvalidArgument)\n"
+                    "cliptab: section 0 is named twice in the batch (index 0) (\(CliptabBus.errorPrefix)InvalidArgument)\n"
                 )
         )
     }
@@ -282,7 +293,7 @@ import Testing
             try cli.run("do", "menu", "move", "0:0")
                 == Outcome(
                     1, "",
-                    "cliptab: action \"move\" needs more than an index path: call MoveRow instead (\(errorPrefix)InvalidArgument)\n"
+                    "cliptab: action \"move\" needs more than an index path: call MoveRow instead (\(CliptabBus.errorPrefix)InvalidArgument)\n"
                 ))
         try make("locked", ["read only"])
         try cli.call(
@@ -291,9 +302,9 @@ import Testing
         let refused = try cli.run("do", "locked", "delete", "0")
         #expect(
             refused.status == 1 && refused.out.isEmpty
-                && refused.err.hasSuffix("(\(errorPrefix)NotPermitted)\n"))
+                && refused.err.hasSuffix("(\(CliptabBus.errorPrefix)NotPermitted)\n"))
         let edit = try cli.run("set", "locked", "0", "changed")
-        #expect(edit.status == 1 && edit.err.hasSuffix("(\(errorPrefix)NotPermitted)\n"))
+        #expect(edit.status == 1 && edit.err.hasSuffix("(\(CliptabBus.errorPrefix)NotPermitted)\n"))
         #expect(try cli.run("get", "locked", "0") == Outcome(0, "read only"))
     }
 
@@ -304,7 +315,7 @@ import Testing
         try make("clip", ["text"])
         let unavailable = Outcome(
             1, "",
-            "cliptab: \(noDisplay) (\(errorPrefix)ClipboardUnavailable)\n")
+            "cliptab: \(noDisplay) (\(CliptabBus.errorPrefix)ClipboardUnavailable)\n")
         #expect(try cli.run("copy", "clip", "0:0") == unavailable)
         #expect(try cli.run("cut", "clip", "0:0") == unavailable)
         #expect(try cli.run("paste", "clip") == unavailable)
@@ -317,7 +328,7 @@ import Testing
             try cli.run("copy", "clip", "0:5")
                 == Outcome(
                     1, "",
-                    "cliptab: row index 5 is out of range (valid: 0...0 or -1...-1) (\(errorPrefix)IndexOutOfRange)\n"
+                    "cliptab: row index 5 is out of range (valid: 0...0 or -1...-1) (\(CliptabBus.errorPrefix)IndexOutOfRange)\n"
                 ))
     }
 
@@ -345,13 +356,13 @@ import Testing
         #expect(try cli.run("export", "fromlines", "--format", "lines") == Outcome(0, "x\n## Shell\nls\n"))
         let refused = try cli.run(
             "export", "src", "--format", "lines", "--output", cli.data.appending("never"))
-        #expect(refused.status == 1 && refused.err.hasSuffix("(\(errorPrefix)InvalidArgument)\n"))
+        #expect(refused.status == 1 && refused.err.hasSuffix("(\(CliptabBus.errorPrefix)InvalidArgument)\n"))
         #expect(access(cli.data.appending("never"), F_OK) != 0, "a failed export writes no file")
         #expect(
             try cli.run("import", "copy", "--format", "json", input: "{")
                 == Outcome(
                     1, "",
-                    "cliptab: bad JSON at byte offset 1: expected a string key in double quotes, found the end of the data (\(errorPrefix)InvalidArgument)\n"
+                    "cliptab: bad JSON at byte offset 1: expected a string key in double quotes, found the end of the data (\(CliptabBus.errorPrefix)InvalidArgument)\n"
                 ))
         #expect(
             try cli.run("import", "copy", cli.data.appending("missing.json"))

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Foundation
 import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 2: a full disk, failing writes and syncs, a read-only data directory,
+/// A full disk, failing writes and syncs, a read-only data directory,
 /// and damaged store files.
 @Suite(.serialized)
 struct DiskFaultTests {
@@ -41,7 +42,7 @@ struct DiskFaultTests {
         _ connection: BusConnection, _ replica: ReplicaTable, _ what: String,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-        let table = try #require(try StoreDump.table(connection, "t"), sourceLocation: sourceLocation)
+        let table = try #require(try TableSnapshot.read(connection, "t"), sourceLocation: sourceLocation)
         let matches = replica.matches(table)
         #expect(matches, "\(what): the table differs from its replica", sourceLocation: sourceLocation)
     }
@@ -67,7 +68,7 @@ struct DiskFaultTests {
         print(
             "disk full: \(mount == nil ? "preloaded ENOSPC injection (mounting not permitted)" : "2 MiB tmpfs")"
         )
-        let daemon = try Daemon(dataDirectory: mountPoint + "/data", environment: environment)
+        let daemon = try DaemonProcess(dataDirectory: mountPoint + "/data", environment: environment)
         let client = try BusConnection.connect(address: daemon.bus.address)
         try Cliptab.call(client, "CreateTable", [s("t")])
         var replica = ReplicaTable()
@@ -105,7 +106,7 @@ struct DiskFaultTests {
         let control = base.appending("control")
         mkdir(control, 0o700)
         let faults = FaultSwitch(directory: control)
-        let daemon = try Daemon(
+        let daemon = try DaemonProcess(
             environment: ["LD_PRELOAD": try FaultInjection.build(in: base), "CLIPTAB_FAULT_DIR": control])
         let client = try BusConnection.connect(address: daemon.bus.address)
         try Cliptab.call(client, "CreateTable", [s("t")])
@@ -122,7 +123,7 @@ struct DiskFaultTests {
             injected += refused
             try Self.expectTable(client, replica, "round \(round), before the kill")
             try daemon.restart()
-            let table = try #require(try StoreDump.table(client, "t"))
+            let table = try #require(try TableSnapshot.read(client, "t"))
             if !replica.matches(table) {
                 resurrected.append("round \(round) (\(fault))")
                 replica = ReplicaTable(table)
@@ -141,7 +142,7 @@ struct DiskFaultTests {
     {
         try ChildProcess.run(
             BuiltProducts.path(of: "cliptabd"), ["--data-dir", dataDirectory],
-            environment: Daemon.environment(bus: bus, home: home), timeoutMilliseconds: 5000)
+            environment: DaemonProcess.environment(bus: bus, home: home), timeoutMilliseconds: 5000)
     }
 
     /// A read-only data directory at start: a message that says so, and a non-zero exit.
@@ -151,7 +152,7 @@ struct DiskFaultTests {
         let storeDirectory = home.appending("store")
         // A directory holding a store, an empty one, and one that is still to be made.
         do {
-            let daemon = try Daemon(dataDirectory: storeDirectory)
+            let daemon = try DaemonProcess(dataDirectory: storeDirectory)
             try Cliptab.call(try BusConnection.connect(address: daemon.bus.address), "CreateTable", [s("t")])
             daemon.kill()
         }
@@ -189,7 +190,7 @@ struct DiskFaultTests {
         let home = try TemporaryDirectory(prefix: "cliptab-damaged")
         let original = home.appending("original")
         do {
-            let daemon = try Daemon(dataDirectory: original)
+            let daemon = try DaemonProcess(dataDirectory: original)
             let client = try BusConnection.connect(address: daemon.bus.address)
             try Cliptab.call(client, "CreateTable", [s("t")])
             try Cliptab.call(
@@ -227,7 +228,7 @@ struct DiskFaultTests {
         // The store truncated to nothing while its write-ahead log still holds changes.
         let logged = home.appending("logged")
         do {
-            let daemon = try Daemon(dataDirectory: logged)
+            let daemon = try DaemonProcess(dataDirectory: logged)
             let client = try BusConnection.connect(address: daemon.bus.address)
             try Cliptab.call(client, "CreateTable", [s("t")])
             try Cliptab.call(client, "InsertRow", [s("t"), i(0), i(0), s("only in the log")])

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Foundation
 import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 4: X clients that misbehave as requestors of the daemon's clipboard, while
+/// X clients that misbehave as requestors of the daemon's clipboard, while
 /// an honest reader and a D-Bus client keep being served.
 @Suite(.serialized)
 struct HostileXTests {
@@ -17,7 +18,7 @@ struct HostileXTests {
     /// less 4 bytes).
     final class Setup {
         let display: VirtualDisplay
-        let daemon: Daemon
+        let daemon: DaemonProcess
         let client: BusConnection
         static let small = "honest text ✓"
         static let big =
@@ -26,7 +27,7 @@ struct HostileXTests {
 
         init() throws {
             display = try VirtualDisplay()
-            daemon = try Daemon(environment: ["DISPLAY": display.display])
+            daemon = try DaemonProcess(environment: ["DISPLAY": display.display])
             client = try BusConnection.connect(address: daemon.bus.address)
             try Cliptab.call(client, "CreateTable", [s("t")])
             try Cliptab.call(client, "InsertRows", [s("t"), i(0), i(0), strings([Self.small, Self.big])])

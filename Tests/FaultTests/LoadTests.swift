@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 5: eight clients making 10,000 mixed calls each, at once, on one table.
+/// Load: eight clients making 10,000 mixed calls each, at once, on one table.
 @Suite(.serialized)
 struct LoadTests {
     /// Clients, each on its own connection.
@@ -33,7 +34,7 @@ struct LoadTests {
     /// and the calls it read then sat in its queue, unseen by poll, until a client's
     /// timeout made something else arrive.
     @Test func callsReadWhileALargeReplyIsWrittenAreAnswered() throws {
-        let daemon = try Daemon()
+        let daemon = try DaemonProcess()
         let control = try BusConnection.connect(address: daemon.bus.address)
         try Cliptab.call(control, "CreateTable", [s("big")])
         let cell = String(repeating: "r", count: 4 << 20)
@@ -65,7 +66,7 @@ struct LoadTests {
 
     @Test func eightClientsAtOnce() throws {
         var random = SeededRandom("load")
-        let daemon = try Daemon()
+        let daemon = try DaemonProcess()
         let control = try BusConnection.connect(address: daemon.bus.address)
         try Cliptab.call(control, "CreateTable", [s("load")])
         for section in 0..<4 {
@@ -76,7 +77,7 @@ struct LoadTests {
                 control, "InsertRows",
                 [s("load"), i(Int32(section)), i(0), strings((0..<40).map { _ in random.text() })])
         }
-        let initial = try #require(try StoreDump.table(control, "load"))
+        let initial = try #require(try TableSnapshot.read(control, "load"))
         var approximate = ReplicaTable(initial)
         var accepted: [Accepted] = []
         var refused: [String: Int] = [:]
@@ -145,7 +146,7 @@ struct LoadTests {
                 }
             }
             pool.turn(milliseconds: 5)
-            if accepted.count >= nextRefresh, let table = try StoreDump.table(control, "load") {
+            if accepted.count >= nextRefresh, let table = try TableSnapshot.read(control, "load") {
                 // The clients' view drifts (they see replies, not each other's changes).
                 nextRefresh += 500
                 approximate = ReplicaTable(table)
@@ -168,13 +169,13 @@ struct LoadTests {
             }
             truth.apply(change.mutation, reply: change.values)
         }
-        let final = try #require(try StoreDump.table(control, "load"))
+        let final = try #require(try TableSnapshot.read(control, "load"))
         let matches = truth.matches(final)
         #expect(matches, "the table is not the serial application of the accepted changes")
         #expect(final.revision == initial.revision + UInt64(accepted.count))
         let residentAfter = daemon.residentKiB
         try daemon.restart()
-        let stored = try StoreDump.table(control, "load")
+        let stored = try TableSnapshot.read(control, "load")
         #expect(stored == final, "after a kill the store holds another table than the daemon served")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
         let p99 = latencies.percentile(0.99)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
 import Foundation
 import Posix
 import TestSupport
 import Testing
 
-/// Issue 7, test 6: the session bus and the X display go away under the daemon.
+/// Loss of the session: the session bus and the X display go away under the daemon.
 @Suite(.serialized)
 struct LossTests {
     /// The bus daemon killed (SIGKILL) or stopped (SIGTERM) while a client streams changes:
@@ -14,7 +15,7 @@ struct LossTests {
     @Test(arguments: [SIGKILL, SIGTERM])
     func busLost(signal: Int32) throws {
         var random = SeededRandom("bus lost")
-        let daemon = try Daemon()
+        let daemon = try DaemonProcess()
         let pool = try CallPool(address: daemon.bus.address, count: 1)
         try Cliptab.call(pool.connections[0], "CreateTable", [s("t")])
         var replica = ReplicaTable()
@@ -49,9 +50,9 @@ struct LossTests {
         let logLeft = FileManager.default.fileExists(atPath: daemon.dataDirectory + "/cliptab.db-wal")
         #expect(!logLeft, "the store was not closed: its write-ahead log is still there")
 
-        let again = try Daemon(dataDirectory: daemon.dataDirectory)
+        let again = try DaemonProcess(dataDirectory: daemon.dataDirectory)
         let table = try #require(
-            try StoreDump.table(try BusConnection.connect(address: again.bus.address), "t"))
+            try TableSnapshot.read(try BusConnection.connect(address: again.bus.address), "t"))
         var applied = replica
         if let uncertain { applied.apply(uncertain, reply: nil) }
         let kept = replica.matches(table) || (uncertain != nil && applied.matches(table))
@@ -70,7 +71,8 @@ struct LossTests {
     @Test func displayKilledAndRestarted() throws {
         var display: VirtualDisplay? = try VirtualDisplay()
         let name = display!.display
-        let daemon = try Daemon(arguments: ["--paste-timeout-ms", "20000"], environment: ["DISPLAY": name])
+        let daemon = try DaemonProcess(
+            arguments: ["--paste-timeout-ms", "20000"], environment: ["DISPLAY": name])
         let client = try BusConnection.connect(address: daemon.bus.address)
         let big = String(repeating: "x", count: 16 << 20)
         try Cliptab.call(client, "CreateTable", [s("t")])

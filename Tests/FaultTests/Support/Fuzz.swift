@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import TestSupport
 
 /// One method the daemon's object serves, as its introspection declares it.
 struct FuzzMethod {

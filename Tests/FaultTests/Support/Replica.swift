@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import DaemonTestSupport
+import TestSupport
 
 /// A change to one table, as a client sends it.
 enum Mutation: CustomStringConvertible {
@@ -165,7 +167,7 @@ struct ReplicaTable {
     }
 
     /// True when `table` holds exactly this content (unknown ids match any id).
-    func matches(_ table: DumpedTable) -> Bool {
+    func matches(_ table: TableSnapshot) -> Bool {
         guard revision == table.revision, sections.count == table.sections.count else { return false }
         for (mine, theirs) in zip(sections, table.sections) {
             guard mine.header == theirs.header, mine.footer == theirs.footer,
@@ -180,7 +182,7 @@ struct ReplicaTable {
     }
 
     /// Takes the ids of rows whose id was unknown from `table` (which `matches`); returns them.
-    mutating func adoptIDs(from table: DumpedTable) -> [UInt64] {
+    mutating func adoptIDs(from table: TableSnapshot) -> [UInt64] {
         var adopted: [UInt64] = []
         for s in sections.indices {
             for r in sections[s].rows.indices where sections[s].rows[r].id == nil {

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import DBus
+import TestSupport
+
+/// Building and making calls of the cliptab interface, for tests that hold a connection.
+public enum Cliptab {
+    /// A method call of the cliptab interface carrying `arguments`.
+    public static func message(_ member: String, _ arguments: [BusValue] = []) throws -> BusMessage {
+        let message = try BusMessage.methodCall(
+            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
+            member: member)
+        try message.append(arguments)
+        return message
+    }
+
+    /// Calls `member` on `connection` and waits for the reply's values; error replies are
+    /// thrown as `BusError`.
+    @discardableResult
+    public static func call(
+        _ connection: BusConnection, _ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 30_000
+    ) throws -> [BusValue] {
+        try connection.call(message(member, arguments), timeoutMilliseconds: timeout).readValues()
+    }
+
+    /// The short error name a call fails with (`IndexOutOfRange`, or a full name outside the
+    /// contract), or nil when it succeeds.
+    public static func errorName(_ connection: BusConnection, _ member: String, _ arguments: [BusValue])
+        -> String?
+    {
+        do {
+            try call(connection, member, arguments)
+            return nil
+        } catch let error as BusError {
+            return short(error.name)
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// `IndexOutOfRange` for a contract error name; other names unchanged.
+    public static func short(_ name: String) -> String {
+        name.hasPrefix(CliptabBus.errorPrefix) ? String(name.dropFirst(CliptabBus.errorPrefix.count)) : name
+    }
+
+    /// The strings of an `as` value.
+    public static func strings(_ value: BusValue?) throws -> [String] {
+        guard case .array(_, let items)? = value else {
+            throw FixtureError("not an as: \(String(describing: value))")
+        }
+        return try items.map {
+            guard case .string(let text) = $0 else { throw FixtureError("not an s: \($0)") }
+            return text
+        }
+    }
+}
+
+/// `.string` shorthand.
+public func s(_ text: String) -> BusValue { .string(text) }
+/// `.int32` shorthand.
+public func i(_ number: Int32) -> BusValue { .int32(number) }
+/// `ai` shorthand.
+public func ai(_ numbers: [Int32]) -> BusValue { .array(elementSignature: "i", numbers.map { .int32($0) }) }
+/// `as` shorthand.
+public func strings(_ texts: [String]) -> BusValue {
+    .array(elementSignature: "s", texts.map { .string($0) })
+}

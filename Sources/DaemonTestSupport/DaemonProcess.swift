@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Foundation
+import Posix
+import TestSupport
+
+/// A built `cliptabd` under test on a private session bus, with its own home directory,
+/// optionally its own Xvfb and configuration file, and the means to stop it, kill it and
+/// start it again on the same store.
+///
+/// The daemon's environment: `HOME` is the fixture's home, `XDG_DATA_HOME` its `data`
+/// directory, `DISPLAY` the fixture's display (if any), `LANG=C.UTF-8`, the caller's `PATH`,
+/// and what `environment` adds. Its standard error is appended to `cliptabd.log` in the
+/// home, over all its starts.
+public final class DaemonProcess {
+    /// The private session bus.
+    public let bus: PrivateBus
+    /// The daemon's home; the log and the default configuration file live here.
+    public let home: TemporaryDirectory
+    /// The fixture's own X server, when it was asked for one.
+    public let virtualDisplay: VirtualDisplay?
+    /// The store's directory: the `--data-dir` given, or else the daemon's default,
+    /// `$XDG_DATA_HOME/cliptab` (unless a configuration file says otherwise).
+    public let dataDirectory: String
+    /// Whether the daemon is started with `--data-dir`.
+    private let passesDataDirectory: Bool
+    /// The path of the executable started.
+    public let executable: String
+    /// Arguments given to every start (after `--data-dir`, when there is one).
+    public var arguments: [String]
+    /// Variables added to the daemon's environment (`DISPLAY`, `LD_PRELOAD`…).
+    public var extraEnvironment: [String: String]
+    /// The running (or last) daemon process.
+    public private(set) var process: ChildProcess
+    /// How many times this fixture started the daemon.
+    public private(set) var starts = 1
+    /// A connection to the private bus, for calls.
+    public let client: BusConnection
+    /// How long a start may take until the daemon answers.
+    public static let startTimeoutMilliseconds: UInt64 = 20_000
+
+    /// Starts the bus (and an Xvfb when `withDisplay`), writes `config` (when given) to
+    /// `$HOME/.config/cliptab/cliptab.conf`, runs `prepare` on the new home, starts the daemon
+    /// with `arguments` and `environment`, and waits until it answers on the bus.
+    ///
+    /// `executable` defaults to the `cliptabd` built beside the running test bundle.
+    public init(
+        config: String? = nil, dataDirectory: String? = nil, arguments: [String] = [],
+        environment: [String: String] = [:], withDisplay: Bool = false, executable: String? = nil,
+        homePrefix: String = "cliptabd-test", prepare: (TemporaryDirectory) throws -> Void = { _ in }
+    ) throws {
+        bus = try PrivateBus()
+        home = try TemporaryDirectory(prefix: homePrefix)
+        virtualDisplay = withDisplay ? try VirtualDisplay() : nil
+        self.dataDirectory = dataDirectory ?? home.appending("data/cliptab")
+        passesDataDirectory = dataDirectory != nil
+        self.executable = executable ?? BuiltProducts.path(of: "cliptabd")
+        self.arguments = arguments
+        extraEnvironment = environment
+        if let config { try Self.write(config, to: home.appending(".config/cliptab/cliptab.conf")) }
+        try prepare(home)
+        client = try BusConnection.connect(address: bus.address)
+        process = try Self.spawn(
+            executable: self.executable,
+            arguments: (dataDirectory.map { ["--data-dir", $0] } ?? []) + arguments,
+            environment: Self.environment(bus: bus, home: home, display: virtualDisplay?.display)
+                .merging(environment) { $1 },
+            log: home.appending("cliptabd.log"))
+        try waitUntilServing()
+    }
+
+    /// The environment a daemon or a client of the session gets: the bus, the home, the
+    /// data directory under it, `display` when given, `PATH` and `LANG`.
+    public static func environment(
+        bus: PrivateBus, home: TemporaryDirectory, display: String? = nil
+    ) -> [String: String] {
+        var environment = [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
+            "XDG_DATA_HOME": home.appending("data"),
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
+        ]
+        environment["DISPLAY"] = display
+        return environment
+    }
+
+    /// The environment the daemon runs with.
+    public var environment: [String: String] {
+        Self.environment(bus: bus, home: home, display: virtualDisplay?.display).merging(extraEnvironment) {
+            $1
+        }
+    }
+
+    /// The X display of the daemon (its own Xvfb, or the one `DISPLAY` in `environment`
+    /// named), if any.
+    public var display: String? { environment["DISPLAY"] }
+
+    /// The log file: everything the daemon wrote to standard error, over all its starts.
+    public var logPath: String { home.appending("cliptabd.log") }
+
+    /// What the daemon has logged so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The default configuration file: `$HOME/.config/cliptab/cliptab.conf`.
+    public var configPath: String { home.appending(".config/cliptab/cliptab.conf") }
+
+    /// Rewrites the default configuration file.
+    public func rewriteConfig(_ text: String) throws { try Self.write(text, to: configPath) }
+
+    /// `--data-dir` (when given) before `arguments` (the fixture's by default).
+    private func startArguments(_ arguments: [String]? = nil) -> [String] {
+        (passesDataDirectory ? ["--data-dir", dataDirectory] : []) + (arguments ?? self.arguments)
+    }
+
+    /// Starts `executable` with its standard error appended to `log`: through a shell that
+    /// execs the daemon, so that the pid is the daemon's own.
+    private static func spawn(
+        executable: String, arguments: [String], environment: [String: String], log: String
+    ) throws -> ChildProcess {
+        try ChildProcess.spawn(
+            "/bin/sh", ["-c", #"exec "$0" "$@" 2>>"$CLIPTAB_TEST_LOG""#, executable] + arguments,
+            environment: environment.merging(["CLIPTAB_TEST_LOG": log]) { $1 }, stdout: .null, stderr: .null)
+    }
+
+    /// Writes `text` to `path`, making the directories above it.
+    private static func write(_ text: String, to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Starts one more daemon process on the same bus, home and store with `arguments`
+    /// instead of the fixture's (after `--data-dir`), without waiting for it; the caller
+    /// owns it.
+    public func spawnOther(arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess {
+        try Self.spawn(
+            executable: executable, arguments: startArguments(arguments),
+            environment: self.environment.merging(environment) { $1 }, log: logPath)
+    }
+
+    /// Sends `signal` to the daemon and reaps it.
+    @discardableResult
+    public func kill(_ signal: Int32 = SIGKILL) -> Termination {
+        process.signal(signal)
+        return process.waitForExit()
+    }
+
+    /// Starts the daemon again on the same store (after `kill`), and waits until it serves.
+    public func start() throws {
+        precondition(!process.isRunning, "start() while the daemon runs")
+        process = try Self.spawn(
+            executable: executable, arguments: startArguments(), environment: environment, log: logPath)
+        starts += 1
+        try waitUntilServing()
+    }
+
+    /// Kills the daemon with `signal` (`kill -9` by default) and starts it again.
+    public func restart(_ signal: Int32 = SIGKILL) throws {
+        kill(signal)
+        try start()
+    }
+
+    /// Waits until the daemon answers `ListTables` on the bus (at most 20 s).
+    public func waitUntilServing() throws {
+        let deadline = MonotonicClock.milliseconds() + Self.startTimeoutMilliseconds
+        while MonotonicClock.milliseconds() < deadline {
+            if (try? client.call(Cliptab.message("ListTables"), timeoutMilliseconds: 2000)) != nil { return }
+            if !process.isRunning {
+                throw FixtureError(
+                    "cliptabd exited during start-up (\(process.waitForExit())); its log: \(log)")
+            }
+            usleep(10_000)
+        }
+        throw FixtureError(
+            "cliptabd did not answer within \(Self.startTimeoutMilliseconds / 1000) s; its log: \(log)")
+    }
+
+    /// A new connection to the fixture's bus.
+    public func connect() throws -> BusConnection { try BusConnection.connect(address: bus.address) }
+
+    /// Calls a method of the cliptab interface; error replies are thrown as `BusError`.
+    @discardableResult
+    public func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 10_000) throws
+        -> [BusValue]
+    {
+        try Cliptab.call(client, member, arguments, timeout: timeout)
+    }
+
+    /// The full error name a call fails with, or nil when it succeeds.
+    public func errorName(_ member: String, _ arguments: [BusValue] = []) -> String? {
+        do {
+            try call(member, arguments)
+            return nil
+        } catch let error as BusError {
+            return error.name
+        } catch {
+            return "not a BusError: \(error)"
+        }
+    }
+
+    /// The table names.
+    public func tables() throws -> [String] { try Cliptab.strings(call("ListTables").first) }
+
+    /// The problems `Reload` returns.
+    public func reload() throws -> [String] { try Cliptab.strings(call("Reload").first) }
+
+    /// The daemon's resident set size in KiB (VmRSS of /proc/PID/status).
+    public var residentKiB: Int { Self.field("VmRSS:", of: "/proc/\(process.pid)/status") }
+
+    /// Bytes the daemon has written through system calls so far (`wchar` of /proc/PID/io).
+    public var writtenBytes: Int { Self.field("wchar:", of: "/proc/\(process.pid)/io") }
+
+    /// The number after `name` in a /proc file of `name value` lines; 0 when absent.
+    private static func field(_ name: String, of path: String) -> Int {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            return Int(line.split(separator: " ")[1]) ?? 0
+        }
+        return 0
+    }
+
+    /// Stops the daemon (resumed if it was stopped; SIGTERM, then SIGKILL after 5 s), then
+    /// the X server and the bus.
+    public func stop() {
+        process.signal(SIGCONT)
+        process.terminate(graceMilliseconds: 5000)
+        virtualDisplay?.stop()
+        bus.stop()
+    }
+
+    deinit { stop() }
+}

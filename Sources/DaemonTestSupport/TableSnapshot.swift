@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import TestSupport
+
+/// A whole table as a client of the daemon sees it through `GetRevision`,
+/// `GetAllowedActions`, `GetSections` and `GetRows`; a store is a `[String: TableSnapshot]`.
+public struct TableSnapshot: Equatable {
+    /// The revision.
+    public var revision: UInt64
+    /// The allowed actions, as `GetAllowedActions` lists them.
+    public var allowedActions: [String]
+    /// The sections in order.
+    public var sections: [SectionSnapshot]
+
+    /// Makes a snapshot.
+    public init(revision: UInt64, allowedActions: [String], sections: [SectionSnapshot]) {
+        self.revision = revision
+        self.allowedActions = allowedActions
+        self.sections = sections
+    }
+
+    /// The number of rows in all sections.
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+
+    /// Reads table `name` from the daemon on `connection`; nil when it does not exist.
+    public static func read(_ connection: BusConnection, _ name: String) throws -> TableSnapshot? {
+        let revisionReply: [BusValue]
+        do {
+            revisionReply = try Cliptab.call(connection, "GetRevision", [s(name)])
+        } catch let error as BusError where Cliptab.short(error.name) == "NoSuchTable" {
+            return nil
+        }
+        let actions = try Cliptab.strings(Cliptab.call(connection, "GetAllowedActions", [s(name)]).first)
+        guard case .uint64(let revision)? = revisionReply.first,
+            case .array(_, let sectionValues)? = try Cliptab.call(connection, "GetSections", [s(name)]).first
+        else { throw FixtureError("unexpected replies reading table \(name)") }
+        var sections: [SectionSnapshot] = []
+        for (index, value) in sectionValues.enumerated() {
+            guard case .structure(let fields) = value, fields.count == 3,
+                case .string(let header) = fields[0],
+                case .string(let footer) = fields[1]
+            else { throw FixtureError("GetSections gave \(value)") }
+            // Large tables take long to list in a debug build under load.
+            let reply = try Cliptab.call(
+                connection, "GetRows", [s(name), i(Int32(index)), .uint32(0), .uint32(0)], timeout: 120_000)
+            sections.append(SectionSnapshot(header: header, footer: footer, rows: try rows(reply)))
+        }
+        return TableSnapshot(revision: revision, allowedActions: actions, sections: sections)
+    }
+
+    /// Every table the daemon on `connection` serves, by name.
+    public static func readAll(_ connection: BusConnection) throws -> [String: TableSnapshot] {
+        var tables: [String: TableSnapshot] = [:]
+        for name in try Cliptab.strings(Cliptab.call(connection, "ListTables").first) {
+            tables[name] = try read(connection, name)
+        }
+        return tables
+    }
+
+    /// The rows of a `GetRows` reply (an `a(ts)`).
+    public static func rows(_ reply: [BusValue]) throws -> [RowSnapshot] {
+        guard case .array(_, let items)? = reply.first else { throw FixtureError("not an a(ts): \(reply)") }
+        return try items.map {
+            guard case .structure(let fields) = $0, fields.count == 2, case .uint64(let id) = fields[0],
+                case .string(let text) = fields[1]
+            else { throw FixtureError("not a (ts): \($0)") }
+            return RowSnapshot(id: id, text: text)
+        }
+    }
+
+    /// Every row id of every table of `store`.
+    public static func rowIDs(in store: [String: TableSnapshot]) -> [UInt64] {
+        store.values.flatMap { $0.sections.flatMap { $0.rows.map(\.id) } }
+    }
+
+    /// A short account of the first difference between two stores, or nil when equal.
+    public static func difference(_ store: [String: TableSnapshot], _ other: [String: TableSnapshot])
+        -> String?
+    {
+        if store == other { return nil }
+        for name in Set(store.keys).union(other.keys).sorted() where store[name] != other[name] {
+            guard let mine = store[name], let theirs = other[name] else {
+                return "table \(name) exists only on one side"
+            }
+            return "table \(name): " + (mine.difference(from: theirs) ?? "?")
+        }
+        return "?"
+    }
+
+    /// A short account of the first difference from `other`, or nil when equal.
+    public func difference(from other: TableSnapshot) -> String? {
+        if self == other { return nil }
+        if revision != other.revision { return "revision \(revision) vs \(other.revision)" }
+        if allowedActions != other.allowedActions {
+            return "actions \(allowedActions) vs \(other.allowedActions)"
+        }
+        if sections.count != other.sections.count {
+            return "\(sections.count) sections vs \(other.sections.count)"
+        }
+        for (index, (mine, theirs)) in zip(sections, other.sections).enumerated() where mine != theirs {
+            if mine.header != theirs.header || mine.footer != theirs.footer {
+                return
+                    "section \(index) titles (\(mine.header), \(mine.footer)) vs (\(theirs.header), \(theirs.footer))"
+            }
+            if mine.rows.count != theirs.rows.count {
+                return "section \(index): \(mine.rows.count) rows vs \(theirs.rows.count)"
+            }
+            for (row, (a, b)) in zip(mine.rows, theirs.rows).enumerated() where a != b {
+                return "section \(index) row \(row): \(a) vs \(b)"
+            }
+        }
+        return "?"
+    }
+}

@@ -1,1 +1,0 @@
-../CliptabCoreTests/ModelHarness.swift
