@@ -104,6 +104,24 @@ struct PasteToFocusTests {
         #expect(try desk.clipboard() == "before")
     }
 
+    /// The target takes the clipboard right after its fetch: it is left alone, not
+    /// overwritten by the restore.
+    @Test func anotherOwnerBeforeTheRestoreIsLeftAlone() throws {
+        let desk = try Self.desk()
+        try desk.ownClipboardElsewhere(Array("before".utf8))
+        let field = try TextFieldProgram.tk(
+            on: desk,
+            onPaste: """
+                e.insert('end', r.clipboard_get())
+                r.clipboard_clear()
+                r.clipboard_append('taken by the target')
+                """)
+        #expect(try desk.paste("t"))
+        #expect(field.waitForText(Self.cell), "the entry holds \(field.text.debugDescription)")
+        #expect(try desk.clipboard() == "taken by the target")
+        #expect(desk.log.contains("it was left alone"), "\(desk.log)")
+    }
+
     /// A cell larger than one chunk goes by INCR: the restore waits for its last chunk.
     @Test func largeCellByIncrementalTransfer() throws {
         let desk = try Self.desk()

@@ -2,8 +2,9 @@
 import CliptabCore
 
 extension DaemonService {
-    /// The longest wait for the target's fetch a call may ask for, in milliseconds: D-Bus
-    /// clients give up on a call after 25 s by default.
+    /// The longest wait for the target's fetch a call may ask for, in milliseconds: a
+    /// minute, as for `timeout_ms` in the file (a caller that waits longer than 25 s must
+    /// raise its own D-Bus call timeout).
     public static let maxFocusPasteTimeout: UInt32 = 60_000
 
     /// Pastes a cell into the window that has the input focus (guarded by `copy`), then
@@ -21,9 +22,7 @@ extension DaemonService {
         }
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
         guard let paster = clipboard as? FocusPastePort else {
-            // No display: the plain copy says why.
-            try clipboard.copy(cell.text, isSecret: cell.isSecret)
-            throw CliptabError(.clipboardUnavailable, "this clipboard cannot send keystrokes")
+            throw CliptabError(.clipboardUnavailable, "this daemon's clipboard cannot send keystrokes")
         }
         let previousRow = clipboard.isOwned ? copiedRowID : 0
         paster.pasteToFocus(cell.text, isSecret: cell.isSecret, timeoutMilliseconds: Int(timeoutMilliseconds))
