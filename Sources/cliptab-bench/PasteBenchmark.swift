@@ -13,7 +13,8 @@ import Posix
 ///   clipboard, paste, sleep 100 ms, restore", counting the trials that delivered the wrong
 ///   text or left the wrong clipboard (goal 0 for ours).
 ///
-/// `CLIPTAB_PASTE_TRIALS` sets the trials of each under load (default 200).
+/// `CLIPTAB_PASTE_TRIALS` sets the trials of each under load (default 200),
+/// `CLIPTAB_PASTE_HOGS` the number of busy loops (default one per core).
 enum PasteBenchmark {
     /// Runs of each latency sequence (odd, so the median is one run).
     static let repetitions = 31
@@ -68,7 +69,9 @@ enum PasteBenchmark {
                 + " && xdotool key ctrl+v; sleep 0.1; printf %s \"$old\" | \(xclip) -selection clipboard -i",
             "sh", text,
         ]
-        let hogs = try (0..<max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)).map { _ in
+        let cores = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        let hogCount = Int(String(cString: getenv("CLIPTAB_PASTE_HOGS") ?? strdup("\(cores)"))) ?? cores
+        let hogs = try (0..<max(hogCount, 1)).map { _ in
             // Bounded: each stops by itself after ten minutes if this process dies first.
             try ChildProcess.spawn(
                 "timeout", ["600", "sh", "-c", "while :; do :; done"], stdout: .null, stderr: .null)
