@@ -13,9 +13,10 @@ import Glibc
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
 /// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
-    private let connection: DisplayConnection
+    /// Internal for the paste keystroke's extension (`SelectionService+Keystroke.swift`).
+    let connection: DisplayConnection
     private let window: WindowID
-    private let atoms: KnownAtoms
+    let atoms: KnownAtoms
     private let configuration: SelectionConfiguration
     private let writer: ReplyWriter
     private let reader: SelectionReader
@@ -34,6 +35,13 @@ public final class SelectionService {
     /// Runs for a SelectionClear that is not stale; not for `release`, nor when the
     /// display is lost.
     public var onOwnershipLost: ((SelectionName) -> Void)?
+
+    /// Called for every request this service answered for a selection it owns, and again
+    /// when an incremental text transfer completes (see `SelectionTransfer`).
+    public var onTransfer: ((SelectionTransfer) -> Void)?
+    /// Reports collected while one event is handled, given to `onTransfer` after it (so
+    /// that the SelectionNotify is already sent).
+    private var transferReports: [SelectionTransfer] = []
 
     private init(connection: DisplayConnection, configuration: SelectionConfiguration) {
         self.connection = connection
@@ -131,6 +139,11 @@ public final class SelectionService {
     }
 
     private func dispatch(_ event: ServerEvent, now: UInt64) {
+        defer {
+            let reports = transferReports
+            transferReports = []
+            for report in reports { onTransfer?(report) }
+        }
         switch event {
         case .selectionRequest(let request):
             serve(request, now: now)
@@ -272,13 +285,22 @@ public final class SelectionService {
             // ICCCM §2.6.2: MULTIPLE needs its parameter property.
             guard request.property != .none, serveMultiple(request, ownership: ownership, now: now)
             else {
+                report(request.requestor, ownership, textDelivered: false)
                 return refuse()
             }
         } else {
+            let whenComplete = textDelivered(
+                to: request.requestor, target: request.target, ownership: ownership)
             guard let reply = ownership.reply(to: request.target, atoms: atoms, connection: connection),
-                writer.write(reply, requestor: request.requestor, property: property, now: now)
-            else { return refuse() }
+                writer.write(
+                    reply, requestor: request.requestor, property: property, now: now,
+                    whenComplete: whenComplete)
+            else {
+                report(request.requestor, ownership, textDelivered: false)
+                return refuse()
+            }
         }
+        report(request.requestor, ownership, textDelivered: false)
         answer(property)
     }
 
@@ -300,7 +322,9 @@ public final class SelectionService {
             if target != atoms.multiple && property != .none,
                 let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
             {
-                converted = writer.write(reply, requestor: request.requestor, property: property, now: now)
+                converted = writer.write(
+                    reply, requestor: request.requestor, property: property, now: now,
+                    whenComplete: textDelivered(to: request.requestor, target: target, ownership: ownership))
             }
             if !converted { pairs[index + 1] = .none }
         }
@@ -313,6 +337,25 @@ public final class SelectionService {
             return false
         }
         return true
+    }
+
+    /// For a text target, the completion that reports the delivered text; nil otherwise.
+    private func textDelivered(
+        to requestor: WindowID, target: InternedAtom, ownership: Ownership
+    ) -> (() -> Void)? {
+        let text = [
+            atoms.utf8String, atoms.plainTextUTF8, atoms.plainText, atoms.string, atoms.text,
+            atoms.compoundText,
+        ]
+        guard text.contains(target) else { return nil }
+        return { [weak self] in self?.report(requestor, ownership, textDelivered: true) }
+    }
+
+    private func report(_ requestor: WindowID, _ ownership: Ownership, textDelivered: Bool) {
+        transferReports.append(
+            SelectionTransfer(
+                selection: ownership.selection, requestor: requestor.rawValue, acquisitionTime: ownership.time,
+                textDelivered: textDelivered))
     }
 
     private func selectionCleared(_ atom: InternedAtom, time: ServerTime) {

@@ -20,6 +20,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel = Log.Level.info
     /// The tables to create and configure, in file order.
     public var tables: [TableSettings] = []
+    /// How `PasteToFocus` pastes (`[paste_to_focus]`).
+    public var focusPaste = FocusPasteSettings()
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -62,6 +64,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
             "sections_per_table=\(limits.maxSectionsPerTable)",
             "level=\(logLevel.rawValue)",
         ]
+        parts.append(focusPaste.summary)
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }
