@@ -354,7 +354,8 @@ public final class SelectionService {
     private func report(_ requestor: WindowID, _ ownership: Ownership, textDelivered: Bool) {
         transferReports.append(
             SelectionTransfer(
-                selection: ownership.selection, requestor: requestor.rawValue, acquisitionTime: ownership.time,
+                selection: ownership.selection, requestor: requestor.rawValue,
+                acquisitionTime: ownership.time,
                 textDelivered: textDelivered))
     }
 

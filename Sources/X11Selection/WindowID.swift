@@ -12,4 +12,8 @@ struct WindowID: RawRepresentable, Hashable, Sendable {
 
     /// `None`: no window (a selection without an owner).
     static let none = WindowID(rawValue: 0)
+
+    /// `PointerRoot` (1), as an input focus: keyboard input goes to the window under the
+    /// pointer.
+    static let pointerRoot = WindowID(rawValue: 1)
 }
