@@ -348,7 +348,13 @@ extension ExchangeCodec {
             output += Array(",\n      \"rows\": [".utf8)
             for (rowIndex, row) in section.rows.enumerated() {
                 output += Array((rowIndex == 0 ? "\n" : ",\n").utf8)
-                output += Array("        {\"id\": \(row.id), \"text\": ".utf8)
+                output += Array("        {\"id\": \(row.id), ".utf8)
+                if !row.name.isEmpty {
+                    output += Array("\"name\": ".utf8)
+                    JSONText.appendQuoted(row.name, to: &output)
+                    output += Array(", ".utf8)
+                }
+                output += Array("\"text\": ".utf8)
                 JSONText.appendQuoted(row.text, to: &output)
                 output.append(UInt8(ascii: "}"))
             }
@@ -398,10 +404,12 @@ extension ExchangeCodec {
             let rows = try array(fields["rows"], in: sectionNode, path + ".rows")
             for (rowIndex, rowNode) in rows.enumerated() {
                 let rowPath = "\(path).rows[\(rowIndex)]"
-                guard let text = try string(try members(rowNode, rowPath)["text"], rowPath + ".text") else {
+                let rowFields = try members(rowNode, rowPath)
+                guard let text = try string(rowFields["text"], rowPath + ".text") else {
                     throw failure(rowNode, "\(rowPath).text is missing; it must be a string")
                 }
-                section.rows.append(ExchangeRow(text: text))
+                let name = try string(rowFields["name"], rowPath + ".name") ?? ""
+                section.rows.append(ExchangeRow(text: text, name: name))
             }
             sections.append(section)
         }
