@@ -27,11 +27,13 @@ extension SQLiteStore {
     /// What schema version 2 adds: row names, apart from the rows so that a move (an update
     /// of a row's section and key) never touches them. A trigger drops a row's name with the
     /// row, whichever write deletes it (a row, a section, a table, a replacing import).
+    /// No `IF NOT EXISTS`: a store of version 1 has none of these, so anything in the way is
+    /// an error that rolls the whole migration back.
     static let version2 = """
-        CREATE TABLE IF NOT EXISTS row_names(
+        CREATE TABLE row_names(
             row_id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, name TEXT NOT NULL,
             UNIQUE(table_id, name));
-        CREATE TRIGGER IF NOT EXISTS row_names_follow_rows AFTER DELETE ON rows
+        CREATE TRIGGER row_names_follow_rows AFTER DELETE ON rows
             BEGIN DELETE FROM row_names WHERE row_id = OLD.id; END;
         """
 
