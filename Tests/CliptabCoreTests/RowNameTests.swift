@@ -121,6 +121,27 @@ struct RowNameTests {
         #expect(try service.importTable("t", format: "json", data: json, replace: true) == 5)
         #expect(try service.rowNames(of: "t").map(\.name) == ["e"])
     }
+
+    @Test("tsv export adds a name column only when a row has a name; import takes 5 or 6 columns")
+    func tsv() throws {
+        let recorder = try Self.table()
+        let service = recorder.service
+        let plain = try service.export("t", format: "tsv")
+        #expect(plain.hasPrefix("section\theader\tfooter\trow\ttext\n0\t\t\t0\ta\n"), "\(plain)")
+        _ = try service.insertSection("t", at: -1, header: "", footer: "")
+        try service.setRowName("t", section: 1, row: 1, rowName: "e")
+        let named = try service.export("t", format: "tsv")
+        #expect(
+            named
+                == "section\theader\tfooter\trow\ttext\tname\n0\t\t\t0\ta\t\n0\t\t\t1\tb\t\n0\t\t\t2\tc\t\n"
+                + "1\tH\t\t0\td\t\n1\tH\t\t1\te\te\n2\t\t\t\t\t\n")
+        #expect(try service.importTable("u", format: "tsv", data: named, replace: false) == 5)
+        #expect(try service.export("u", format: "tsv") == named)
+        #expect(try service.importTable("p", format: "tsv", data: plain, replace: false) == 5)
+        #expect(try service.rowNames(of: "p").isEmpty)
+        // lines carries no names.
+        #expect(!(try service.export("t", format: "lines").contains("\te")))
+    }
 }
 
 /// The code of the `CliptabError` that `body` throws; nil if it throws none.
