@@ -104,4 +104,36 @@ struct RowNameCommandTests {
         #expect(try cli.run("add", "t", "--file", file, "more").status == 2)
         #expect(try cli.run("add", "t").status == 2)
     }
+
+    @Test func bashCompletionOffersRowNames() throws {
+        let cli = try CLIFixture()
+        #expect(try cli.run("create", "snippets").status == 0)
+        #expect(try cli.run("add", "snippets", "a", "b", "c").status == 0)
+        #expect(try cli.run("name", "snippets", "0:2", "sig").status == 0)
+        #expect(try cli.run("name", "snippets", "0:0", "addr").status == 0)
+        #expect(try cli.run("name", "snippets", "0:1", "signature").status == 0)
+        #expect(try cli.run("name", "snippets", "--list") == Outcome(0, "addr\nsignature\nsig\n"))
+        let script = try cli.run("completion", "bash")
+        let file = cli.data.appending("cliptab.bash")
+        let saved = try ChildProcess.run(
+            "bash", ["-c", "cat > \"$0\"", file], environment: cli.environment, input: Array(script.out.utf8))
+        #expect(saved.termination == .exited(0))
+        var environment = cli.environment
+        environment["PATH"] = BuiltProducts.directory + ":" + (environment["PATH"] ?? "")
+        func complete(_ words: String, _ count: Int) throws -> [String] {
+            let program = """
+                source "$0"
+                COMP_WORDS=(\(words)); COMP_CWORD=\(count - 1)
+                _cliptab
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let result = try ChildProcess.run("bash", ["-c", program, file], environment: environment)
+            #expect(result.termination == .exited(0) && result.errorText.isEmpty, "\(result.errorText)")
+            return result.outputText.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("cliptab copy snippets si", 4) == ["signature", "sig"])
+        #expect(try complete("cliptab --json get snippets ''", 5) == ["addr", "signature", "sig"])
+        #expect(try complete("cliptab mv snippets sig a", 5) == ["addr"])
+        #expect(try complete("cliptab copy missing ''", 4) == [])
+    }
 }
