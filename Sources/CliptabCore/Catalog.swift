@@ -132,7 +132,8 @@ public struct Catalog: Sendable, Equatable {
             }
         case .setRowName(let tableID, let sectionID, let rowID, let key, let name):
             withTable(tableID) { table in
-                table.names.setName(name, at: RowNameIndex.Place(rowID: rowID, sectionID: sectionID, key: key))
+                table.names.setName(
+                    name, at: RowNameIndex.Place(rowID: rowID, sectionID: sectionID, key: key))
             }
         case .setCounters(let counters):
             self.counters = counters

@@ -21,13 +21,15 @@ extension TableService {
         try commit(
             [
                 .setRowName(
-                    tableID: table.record.id, sectionID: table.sections[s].id, rowID: target.id, key: target.key,
+                    tableID: table.record.id, sectionID: table.sections[s].id, rowID: target.id,
+                    key: target.key,
                     name: rowName),
                 bump,
             ],
             [
                 .rowsChanged(
-                    table: name, revision: record.revision, paths: [IndexPath(section: Int32(s), row: Int32(r))])
+                    table: name, revision: record.revision,
+                    paths: [IndexPath(section: Int32(s), row: Int32(r))])
             ])
     }
 

@@ -24,8 +24,10 @@ extension SQLiteStore {
         INSERT OR IGNORE INTO counters VALUES (1, 1, 1, 1);
         """
 
-    /// What schema version 2 adds: row names, apart from the rows so that a move (an update
-    /// of a row's section and key) never touches them. A trigger drops a row's name with the
+    /// What schema version 2 adds: row names, in a table of their own.
+    ///
+    /// Apart from the rows, so that a move (an update of a row's section and key) never
+    /// touches them. A trigger drops a row's name with the
     /// row, whichever write deletes it (a row, a section, a table, a replacing import).
     /// No `IF NOT EXISTS`: a store of version 1 has none of these, so anything in the way is
     /// an error that rolls the whole migration back.

@@ -80,7 +80,11 @@ public final class SQLiteStore: Persistence {
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         try store.configure(durability)
         let version = try store.version()
-        if version == 0 { try store.createSchema() } else if version < schemaVersion { try store.migrate(from: version) }
+        if version == 0 {
+            try store.createSchema()
+        } else if version < schemaVersion {
+            try store.migrate(from: version)
+        }
         return (store, try store.load())
     }
 

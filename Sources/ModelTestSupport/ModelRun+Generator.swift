@@ -229,8 +229,10 @@ extension ModelRun {
             return .setRowName(name, section, row, rng.pick(Self.rowNames))
         case 134..<136:
             // Mostly a name the table has, so that finding succeeds often enough to be tested.
-            let named = reference.tables[name]?.sections.flatMap { $0.rows.map(\.name) }.filter { !$0.isEmpty } ?? []
-            return .findRow(name, !named.isEmpty && rng.percent(75) ? rng.pick(named) : rng.pick(Self.rowNames))
+            let named =
+                reference.tables[name]?.sections.flatMap { $0.rows.map(\.name) }.filter { !$0.isEmpty } ?? []
+            return .findRow(
+                name, !named.isEmpty && rng.percent(75) ? rng.pick(named) : rng.pick(Self.rowNames))
         default:
             return .listTables
         }

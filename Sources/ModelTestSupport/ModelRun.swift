@@ -222,7 +222,8 @@ public final class ModelRun {
                         ReferenceRow(id: $0.id, text: $0.text, name: table.names.name(of: $0.id) ?? "")
                     })
             }
-            if table.names.count != expected.sections.reduce(0, { $0 + $1.rows.filter { !$0.name.isEmpty }.count })
+            if table.names.count
+                != expected.sections.reduce(0, { $0 + $1.rows.filter { !$0.name.isEmpty }.count })
             {
                 return "\(name): \(table.names.count) names in the index, not one per named row"
             }

@@ -386,7 +386,9 @@ struct ReferenceModel {
             let r = try Self.existing(row, table.sections[s].rows.count)
             if !rowName.isEmpty {
                 guard Self.isRowName(rowName) else { throw Refusal(.invalidName) }
-                if let holder = table.path(named: rowName), holder != IndexPath(section: Int32(s), row: Int32(r)) {
+                if let holder = table.path(named: rowName),
+                    holder != IndexPath(section: Int32(s), row: Int32(r))
+                {
                     throw Refusal(.nameInUse)
                 }
             }

@@ -24,7 +24,9 @@ struct RowNameTests {
         for good in ["sig", "_", "a.b-c_9", "A", String(repeating: "x", count: 64)] {
             #expect(RowName.isValid(good), "\(good)")
         }
-        for bad in ["", "9", "-1", "0:1", "@H", "#7", "id:7", "a b", "é", "a/b", String(repeating: "x", count: 65)] {
+        for bad in [
+            "", "9", "-1", "0:1", "@H", "#7", "id:7", "a b", "é", "a/b", String(repeating: "x", count: 65),
+        ] {
             #expect(!RowName.isValid(bad), "\(bad)")
         }
     }
@@ -36,7 +38,9 @@ struct RowNameTests {
         let start = try service.revision(of: "t")
         try service.setRowName("t", section: 0, row: 1, rowName: "sig")
         #expect(
-            recorder.takeEvents() == [.rowsChanged(table: "t", revision: start + 1, paths: [IndexPath(section: 0, row: 1)])])
+            recorder.takeEvents() == [
+                .rowsChanged(table: "t", revision: start + 1, paths: [IndexPath(section: 0, row: 1)])
+            ])
         let found = try service.findRow("t", rowName: "sig")
         #expect(found.path == IndexPath(section: 0, row: 1) && found.id == 2)
         try service.setRowName("t", section: 0, row: 1, rowName: "sig2")
@@ -54,13 +58,15 @@ struct RowNameTests {
         try service.setRowName("t", section: 0, row: 0, rowName: "one")
         let revision = try service.revision(of: "t")
         for bad in ["0:1", "9", "#3", "a b"] {
-            #expect(errorCode { try service.setRowName("t", section: 0, row: 1, rowName: bad) } == .invalidName)
+            #expect(
+                errorCode { try service.setRowName("t", section: 0, row: 1, rowName: bad) } == .invalidName)
         }
         #expect(errorCode { try service.setRowName("t", section: 1, row: 0, rowName: "one") } == .nameInUse)
         // Naming a row the name it has is fine.
         try service.setRowName("t", section: 0, row: 0, rowName: "one")
         try service.setAllowedActions("t", ["copy"])
-        #expect(errorCode { try service.setRowName("t", section: 0, row: 1, rowName: "two") } == .notPermitted)
+        #expect(
+            errorCode { try service.setRowName("t", section: 0, row: 1, rowName: "two") } == .notPermitted)
         #expect(try service.revision(of: "t") == revision + 1)
         #expect(try service.rowNames(of: "t").map(\.name) == ["one"])
     }
@@ -113,9 +119,13 @@ struct RowNameTests {
         #expect(try service.findRow("u", rowName: "e").path == IndexPath(section: 1, row: 1))
         // Into "t" without replacing, "e" would be there twice: refused, nothing imported.
         let before = service.catalog
-        #expect(errorCode { _ = try service.importTable("t", format: "json", data: json, replace: false) } == .nameInUse)
+        #expect(
+            errorCode { _ = try service.importTable("t", format: "json", data: json, replace: false) }
+                == .nameInUse)
         let bad = json.replacingOccurrences("\"name\": \"e\"", with: "\"name\": \"9e\"")
-        #expect(errorCode { _ = try service.importTable("v", format: "json", data: bad, replace: false) } == .invalidName)
+        #expect(
+            errorCode { _ = try service.importTable("v", format: "json", data: bad, replace: false) }
+                == .invalidName)
         #expect(service.catalog == before)
         // Replacing, the old rows' names go first.
         #expect(try service.importTable("t", format: "json", data: json, replace: true) == 5)

@@ -110,7 +110,10 @@ struct CommandLineToolTests {
         ("SetSecret", [s("snippets"), b(true)], .reply([])),
         ("GetSecret", [s("snippets")], .reply([b(true)])),
         ("SetRowName", [s("snippets"), i(0), i(0), s("hello")], .reply([])),
-        ("SetRowName", [s("snippets"), i(0), i(0), s("0:1")], .error(CliptabBus.errorPrefix + "InvalidName")),
+        (
+            "SetRowName", [s("snippets"), i(0), i(0), s("0:1")],
+            .error(CliptabBus.errorPrefix + "InvalidName")
+        ),
         ("FindRow", [s("snippets"), s("hello")], .reply([i(0), i(0), t(1)])),
         ("FindRow", [s("snippets"), s("nope")], .error(CliptabBus.errorPrefix + "NoSuchRow")),
         (

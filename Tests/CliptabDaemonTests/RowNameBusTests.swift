@@ -35,7 +35,11 @@ struct RowNameBusTests {
         #expect(try daemon.call("FindRow", [s("t"), s("sig")]) == [i(1), i(1), t(5)])
         #expect(
             try daemon.call("GetRowNames", [s("t")])
-                == [.array(elementSignature: "(ts)", [.structure([t(1), s("first")]), .structure([t(5), s("sig")])])])
+                == [
+                    .array(
+                        elementSignature: "(ts)",
+                        [.structure([t(1), s("first")]), .structure([t(5), s("sig")])])
+                ])
 
         // Moves of the row and of its section, then a kill and a restart.
         try daemon.call("MoveRow", [s("t"), i(1), i(1), i(0), i(0)])
@@ -45,15 +49,25 @@ struct RowNameBusTests {
         #expect(try daemon.call("GetCell", [s("t"), i(1), i(0)]) == [s("e")])
         #expect(
             try daemon.call("GetRowNames", [s("t")])
-                == [.array(elementSignature: "(ts)", [.structure([t(5), s("sig")]), .structure([t(1), s("first")])])])
+                == [
+                    .array(
+                        elementSignature: "(ts)",
+                        [.structure([t(5), s("sig")]), .structure([t(1), s("first")])])
+                ])
 
         // Errors: their contract names.
-        #expect(daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("sig")]) == CliptabBus.errorPrefix + "NameInUse")
-        #expect(daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("0:1")]) == CliptabBus.errorPrefix + "InvalidName")
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("sig")]) == CliptabBus.errorPrefix
+                + "NameInUse")
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("0:1")]) == CliptabBus.errorPrefix
+                + "InvalidName")
         #expect(daemon.errorName("FindRow", [s("t"), s("nope")]) == CliptabBus.errorPrefix + "NoSuchRow")
         #expect(daemon.errorName("FindRow", [s("nope"), s("sig")]) == CliptabBus.errorPrefix + "NoSuchTable")
         try daemon.call("SetAllowedActions", [s("t"), strings(["copy"])])
-        #expect(daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("x")]) == CliptabBus.errorPrefix + "NotPermitted")
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("x")]) == CliptabBus.errorPrefix
+                + "NotPermitted")
 
         // Cut takes the name with the row.
         try daemon.call("SetAllowedActions", [s("t"), strings(ContractNames.actions)])
@@ -72,7 +86,8 @@ struct RowNameBusTests {
         #expect(try daemon.call("ImportTable", [s("u"), s("tsv"), s(tsv), b(false)]) == [u(5)])
         #expect(try daemon.call("FindRow", [s("u"), s("sig")]).prefix(2) == [i(1), i(1)])
         #expect(
-            daemon.errorName("ImportTable", [s("u"), s("tsv"), s(tsv), b(false)]) == CliptabBus.errorPrefix + "NameInUse")
+            daemon.errorName("ImportTable", [s("u"), s("tsv"), s(tsv), b(false)]) == CliptabBus.errorPrefix
+                + "NameInUse")
         #expect(try daemon.call("GetSecret", [s("t")]) == [b(false)])
         try daemon.call("SetSecret", [s("t"), b(true)])
         #expect(try daemon.call("GetSecret", [s("t")]) == [b(true)])

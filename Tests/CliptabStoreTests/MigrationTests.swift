@@ -53,7 +53,9 @@ struct MigrationTests {
         let (store, catalog) = try SQLiteStore.open(directory: directory.path)
         #expect(catalog.counters == Counters(nextRowID: 30, nextSectionID: 13, nextTableID: 6))
         let snippets = try #require(catalog.tables["snippets"])
-        #expect(snippets.record == TableRecord(id: 3, name: "snippets", revision: 41, allowedActions: .all, isSecret: false))
+        #expect(
+            snippets.record
+                == TableRecord(id: 3, name: "snippets", revision: 41, allowedActions: .all, isSecret: false))
         #expect(snippets.sections.map(\.id) == [10, 11])
         #expect(snippets.sections[1].header == "Mail" && snippets.sections[1].footer == "end")
         #expect(
@@ -62,7 +64,8 @@ struct MigrationTests {
         #expect(snippets.sections[1].rows.rows == [Row(id: 21, key: 512, text: "bye")])
         #expect(snippets.names.isEmpty)
         let vault = try #require(catalog.tables["vault"])
-        #expect(vault.record.revision == 7 && vault.record.isSecret && vault.record.allowedActions.rawValue == 1)
+        #expect(
+            vault.record.revision == 7 && vault.record.isSecret && vault.record.allowedActions.rawValue == 1)
         #expect(vault.sections[0].rows.rows == [Row(id: 22, key: 0, text: "hunter2")])
 
         // Names work on the migrated store, and survive a reopen.

@@ -188,7 +188,9 @@ extension CliptabInterface {
             .immediate("GetRowNames", [arg("table", "s")], [arg("names", "a(ts)")]) { service, a in
                 let names = try service.tables.rowNames(of: a.string(0))
                 return [
-                    .array(elementSignature: "(ts)", names.map { .structure([.uint64($0.id), .string($0.name)]) })
+                    .array(
+                        elementSignature: "(ts)",
+                        names.map { .structure([.uint64($0.id), .string($0.name)]) })
                 ]
             },
             .immediate("GetSecret", [arg("table", "s")], [arg("secret", "b")]) { service, a in

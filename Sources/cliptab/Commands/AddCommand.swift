@@ -23,7 +23,9 @@ struct AddCommand: CLICommand {
         ],
         options: [
             .value("--section", "S", help: "the section to append to (an index or @HEADER; default 0)"),
-            .value("--file", "FILE", help: "add one row: FILE's whole content (- = standard input)", completion: .file),
+            .value(
+                "--file", "FILE", help: "add one row: FILE's whole content (- = standard input)",
+                completion: .file),
             .value("--name", "NAME", help: "name the new row (one row only)"),
         ]
     )

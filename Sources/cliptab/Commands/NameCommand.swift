@@ -66,8 +66,10 @@ struct NameCommand: CLICommand {
             }
             if context.options.json {
                 try context.output.line(
-                    JSON.array(listed.map { .object([("id", .unsigned($0.id)), ("name", .string($0.name))]) })
-                        .rendered)
+                    JSON.array(
+                        listed.map { .object([("id", .unsigned($0.id)), ("name", .string($0.name))]) }
+                    )
+                    .rendered)
             } else {
                 for entry in listed { try context.output.line(entry.name) }
             }

@@ -127,7 +127,9 @@ struct ShowCommand: CLICommand {
                                 .array(
                                     section.rows.map { row in
                                         var members: [(String, JSON)] = [("id", .unsigned(row.id))]
-                                        if let name = names[row.id] { members.append(("name", .string(name))) }
+                                        if let name = names[row.id] {
+                                            members.append(("name", .string(name)))
+                                        }
                                         members.append(("text", .string(row.text)))
                                         return .object(members)
                                     })
