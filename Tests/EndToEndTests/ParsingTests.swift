@@ -64,7 +64,8 @@ import Testing
             """
         #expect(try run("help", "get") == Outcome(0, expected))
         let add = try run("help", "add").out
-        #expect(add.hasPrefix("usage: cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]\n"))
+        #expect(
+            add.hasPrefix("usage: cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]\n"))
         #expect(
             add.contains(
                 "\noptions:\n  --section S   the section to append to (an index or @HEADER; default 0)\n"))
@@ -181,7 +182,8 @@ import Testing
                 "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]", "cliptab help add"
             ),
             (
-                ["add", "t", "-x"], "unknown option -x for 'add'", "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]",
+                ["add", "t", "-x"], "unknown option -x for 'add'",
+                "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]",
                 "cliptab help add"
             ),
             (
