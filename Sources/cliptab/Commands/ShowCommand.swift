@@ -68,7 +68,7 @@ struct ShowCommand: CLICommand {
                 sections.append(SectionContent(header: header, footer: footer, rows: rows))
             }
             var names: [UInt64: String] = [:]
-            for fields in try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)") {
+            for fields in try rowNames(context) {
                 guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
                 else {
                     throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply")
@@ -78,6 +78,16 @@ struct ShowCommand: CLICommand {
             let after = try context.call("GetRevision", [string(table)]).uint64(0)
             attempt += 1
             if before == after || attempt == 5 { return (after, sections, names) }
+        }
+    }
+
+    /// The (id, name) pairs of the table's named rows; none from a daemon of API version 1,
+    /// which has no `GetRowNames`.
+    private func rowNames(_ context: CommandContext) throws -> [[BusValue]] {
+        do {
+            return try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
+        } catch CLIFailure.refused(let error) where error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
+            return []
         }
     }
 
