@@ -64,6 +64,8 @@ public final class BusConnection {
     private var isClosed = false
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
     private var isDispatching = false
+    /// The asynchronous calls whose handlers have not run yet, by serial.
+    var pendingReplies: [UInt32: PendingReply] = [:]
 
     /// The most array and dictionary elements, counted over all its arguments, that a method
     /// call to this connection's objects may carry (unlimited by default).
@@ -126,7 +128,9 @@ public final class BusConnection {
             opened,
             { _, message, data in
                 guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().deliverSignal(message)
+                let connection = Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue()
+                if connection.completeUnrouted(message) { return DBUS_HANDLER_RESULT_HANDLED }
+                connection.deliverSignal(message)
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }, data, nil)
         guard filterAdded != 0 else { throw BusError.noMemory("adding the signal filter") }
@@ -145,6 +149,7 @@ public final class BusConnection {
         signalHandlers.removeAll()
         dbus_connection_close(handle)
         loop.uninstall(from: handle)
+        failPendingReplies()
     }
 
     /// The unique name the bus gave this connection, such as `:1.42`.
@@ -327,6 +332,9 @@ public final class BusConnection {
         while dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS {
             dbus_connection_dispatch(handle)
         }
+        // Everything read (the `Disconnected` signal last) is dispatched: a call still
+        // waiting on a dead connection would wait for good.
+        if !pendingReplies.isEmpty && !isConnected { failPendingReplies() }
     }
 
     /// True when messages were read and wait to be dispatched: `poll` cannot see them, so a loop must
