@@ -74,6 +74,9 @@ public final class BusConnection {
     /// decoding makes one value per element, so a single 64 MiB array of integers would
     /// otherwise cost the receiver gigabytes and seconds.
     public var maximumElementsPerCall = Int.max
+    /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
+    /// has arrived (libdbus alone reads about 4 KiB).
+    public var readSliceBytes = 1 << 20
     /// The error that refuses a call over `maximumElementsPerCall`; it is given the limit.
     public var elementLimitError: (Int) -> any Error = { limit in
         BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
@@ -305,10 +308,33 @@ public final class BusConnection {
         loop.pollDescriptors()
     }
 
+    /// Like `pollDescriptors()`, without asking to read when `reading` is false (a loop that
+    /// holds back new calls until its replies drain).
+    public func pollDescriptors(reading: Bool) -> [pollfd] {
+        guard !reading else { return loop.pollDescriptors() }
+        return loop.pollDescriptors().compactMap { entry in
+            var entry = entry
+            entry.events &= ~Int16(POLLIN)
+            return entry.events == 0 ? nil : entry
+        }
+    }
+
     /// Lets libdbus read and write on the descriptors `poll()` found ready; entries for other
     /// descriptors (X11, signalfd, …) are ignored.
+    ///
+    /// libdbus reads at most 4 KiB per readiness, so a message near the bus's 128 MiB limit
+    /// would take some 30,000 turns of the caller's loop, and everything the bus sends after
+    /// it waits behind it: while the socket holds more, reading goes on here, up to
+    /// `readSliceBytes` per call, and stops early once a whole message is there to dispatch.
     public func handle(_ polled: [pollfd]) {
-        loop.handle(polled)
+        loop.handle(polled, readSliceBytes: readSliceBytes) { [handle] in
+            dbus_connection_get_dispatch_status(handle) != DBUS_DISPATCH_DATA_REMAINS
+        }
+    }
+
+    /// The bytes of messages queued for sending and not yet written to the socket.
+    public var outgoingBytes: Int {
+        Int(dbus_connection_get_outgoing_size(handle))
     }
 
     /// Milliseconds until libdbus's next timeout is due (0: already due), nil when none is

@@ -59,7 +59,8 @@ public final class BusPendingCall {
                 guard let pending, let data else { return }
                 let reply = Unmanaged<PendingReply>.fromOpaque(data).takeUnretainedValue()
                 guard let message = dbus_pending_call_steal_reply(pending) else {
-                    reply.complete(.failure(BusError(name: BusErrorName.noReply, message: "no reply arrived")))
+                    reply.complete(
+                        .failure(BusError(name: BusErrorName.noReply, message: "no reply arrived")))
                     return
                 }
                 reply.complete(with: BusMessage.adopting(message))

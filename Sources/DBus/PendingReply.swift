@@ -19,7 +19,8 @@ final class PendingReply {
     private var handler: ((Result<BusMessage, BusError>) -> Void)?
 
     /// Makes the holder of `handler` for the call `serial` on `connection`.
-    init(serial: UInt32, connection: BusConnection, handler: @escaping (Result<BusMessage, BusError>) -> Void) {
+    init(serial: UInt32, connection: BusConnection, handler: @escaping (Result<BusMessage, BusError>) -> Void)
+    {
         self.serial = serial
         self.connection = connection
         self.handler = handler
