@@ -8,7 +8,9 @@ enum HostileBenchmark {
     /// Runs every case and prints the table.
     static func run() throws {
         let cliptabd = try BenchSession.binary("cliptabd")
-        print("hostile: goals: probe ≤ 1000 ms, clipboard ≤ 2000 ms, call ≤ 5000 ms, peak ≤ 4 × message + 64 MiB")
+        print(
+            "hostile: goals: probe ≤ 1000 ms, clipboard ≤ 2000 ms, call ≤ 5000 ms, peak ≤ 4 × message + 64 MiB"
+        )
         print(HostileMeasurement.header)
         var missed = 0
         for hostile in HostileCatalogue.cases(full: true) {

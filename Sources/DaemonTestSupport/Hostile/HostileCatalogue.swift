@@ -33,13 +33,15 @@ public enum HostileCatalogue {
                 "contains 1 MB × 10,000 rows", rows: 10_000, largestMessageBytes: operand.utf8.count,
                 attack: deleteWhere("contains", operand)),
             HostileCase(
-                "matches 19,999 [] × 2,000", rows: 2_000, rowText: "é", largestMessageBytes: brackets.utf8.count,
+                "matches 19,999 [] × 2,000", rows: 2_000, rowText: "é",
+                largestMessageBytes: brackets.utf8.count,
                 attack: deleteWhere("matches", brackets)),
             HostileCase(
                 "matches 19,999 [] × 100,000", rows: 100_000, rowText: "é",
                 largestMessageBytes: brackets.utf8.count, attack: deleteWhere("matches", brackets)),
             HostileCase(
-                "matches 50,000 deep groups", rows: 2_000, rowText: "é", largestMessageBytes: deepGroups.utf8.count,
+                "matches 50,000 deep groups", rows: 2_000, rowText: "é",
+                largestMessageBytes: deepGroups.utf8.count,
                 attack: deleteWhere("matches", deepGroups)),
             HostileCase(
                 "matches 4,000 {1,255}", rows: 2_000, rowText: "é", largestMessageBytes: counted.utf8.count,
@@ -54,7 +56,9 @@ public enum HostileCatalogue {
     static func imports(full: Bool) -> [HostileCase] {
         let lines = String(repeating: "\n", count: sixteenMiB)
         let tsvRow = "0\t\t\t0\t\n"
-        let tsv = "section\theader\tfooter\trow\ttext\n" + String(repeating: tsvRow, count: sixteenMiB / tsvRow.utf8.count)
+        let tsv =
+            "section\theader\tfooter\trow\ttext\n"
+            + String(repeating: tsvRow, count: sixteenMiB / tsvRow.utf8.count)
         let jsonRow = #"{"text":""},"#
         let json =
             #"{"name":"i","sections":[{"header":null,"footer":null,"rows":["#
@@ -69,11 +73,20 @@ public enum HostileCatalogue {
             }
         }
         return [
-            HostileCase("import lines 16 MiB \\n", largestMessageBytes: lines.utf8.count, attack: importing("lines", lines)),
-            HostileCase("import lines 16 MiB ##", largestMessageBytes: sections.utf8.count, attack: importing("lines", sections)),
-            HostileCase("import tsv 16 MiB rows", largestMessageBytes: tsv.utf8.count, attack: importing("tsv", tsv)),
-            HostileCase("import json 16 MiB rows", largestMessageBytes: json.utf8.count, attack: importing("json", json)),
-            HostileCase("import json 16 MiB nesting", largestMessageBytes: nesting.utf8.count, attack: importing("json", nesting)),
+            HostileCase(
+                "import lines 16 MiB \\n", largestMessageBytes: lines.utf8.count,
+                attack: importing("lines", lines)),
+            HostileCase(
+                "import lines 16 MiB ##", largestMessageBytes: sections.utf8.count,
+                attack: importing("lines", sections)),
+            HostileCase(
+                "import tsv 16 MiB rows", largestMessageBytes: tsv.utf8.count, attack: importing("tsv", tsv)),
+            HostileCase(
+                "import json 16 MiB rows", largestMessageBytes: json.utf8.count,
+                attack: importing("json", json)),
+            HostileCase(
+                "import json 16 MiB nesting", largestMessageBytes: nesting.utf8.count,
+                attack: importing("json", nesting)),
         ]
     }
 
@@ -84,7 +97,9 @@ public enum HostileCatalogue {
         let huge = 120 << 20
         return [
             HostileCase("InsertRows 1,000,000 empty", rows: 1, largestMessageBytes: empties * 8) { context in
-                context.outcome("InsertRows", [s("t"), i(0), i(0), strings(Array(repeating: "", count: empties))]) {
+                context.outcome(
+                    "InsertRows", [s("t"), i(0), i(0), strings(Array(repeating: "", count: empties))]
+                ) {
                     "\(Self.count($0.first)) ids"
                 }
             },
@@ -92,7 +107,8 @@ public enum HostileCatalogue {
                 try Self.neverRead(context, calls: unread)
             },
             HostileCase("one 120 MiB message", rows: 1, largestMessageBytes: huge) { context in
-                context.outcome("InsertRows", [s("t"), i(0), i(0), strings([String(repeating: "h", count: huge)])])
+                // A plain string argument: an array (InsertRows) may not exceed 64 MiB.
+                context.outcome("InsertRow", [s("t"), i(0), i(0), s(String(repeating: "h", count: huge))])
             },
         ]
     }
@@ -107,11 +123,14 @@ public enum HostileCatalogue {
                 }
                 let sizes = readers.map { $0.readLine(timeoutMilliseconds: 30_000) ?? "none" }
                 for reader in readers { reader.terminate(graceMilliseconds: 100) }
-                let whole = sizes.filter { Int($0.trimmingCharacters(in: .whitespaces)) == HostileRunner.clipboardBytes }
+                let whole = sizes.filter {
+                    Int($0.trimmingCharacters(in: .whitespaces)) == HostileRunner.clipboardBytes
+                }
                 return "done: \(whole.count) of 64 read 1 MiB"
             },
             HostileCase("MULTIPLE 4,000 pairs", largestMessageBytes: 0) { context in
-                let requestor = try context.spawnXClient("python3", ["-c", xRequestorScript, "multiple", "4000"])
+                let requestor = try context.spawnXClient(
+                    "python3", ["-c", xRequestorScript, "multiple", "4000"])
                 defer { requestor.terminate(graceMilliseconds: 100) }
                 return "done: " + (requestor.readLine(timeoutMilliseconds: 30_000) ?? "no answer")
             },

@@ -31,7 +31,8 @@ public final class HostileContext {
 
     /// Runs an X client with the daemon's display: `executable` with `arguments`, for at most
     /// `timeoutMilliseconds`.
-    public func runXClient(_ executable: String, _ arguments: [String], timeoutMilliseconds: Int = 30_000) throws
+    public func runXClient(_ executable: String, _ arguments: [String], timeoutMilliseconds: Int = 30_000)
+        throws
         -> CommandResult
     {
         try ChildProcess.run(
@@ -40,6 +41,7 @@ public final class HostileContext {
 
     /// Starts an X client with the daemon's display, without waiting for it.
     public func spawnXClient(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess.spawn(executable, arguments, environment: daemon.environment, stdout: .pipe, stderr: .null)
+        try ChildProcess.spawn(
+            executable, arguments, environment: daemon.environment, stdout: .pipe, stderr: .null)
     }
 }

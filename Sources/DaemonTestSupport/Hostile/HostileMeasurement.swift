@@ -42,9 +42,13 @@ public struct HostileMeasurement: Sendable {
         if let clipboard = clipboardWorstMilliseconds, over(clipboard, 2000) {
             missed.append("clipboard read took \(clipboard) ms")
         }
-        if !clipboardFailures.isEmpty { missed.append("clipboard read failed: \(clipboardFailures.prefix(3))") }
+        if !clipboardFailures.isEmpty {
+            missed.append("clipboard read failed: \(clipboardFailures.prefix(3))")
+        }
         if over(attackMilliseconds, 5000) { missed.append("the attack took \(attackMilliseconds) ms") }
-        if !(outcome.hasPrefix("done") || outcome.hasPrefix("error: ") && !outcome.contains("DBus.Error")) {
+        if !(outcome.hasPrefix("done")
+            || outcome.hasPrefix("error: ") && !Self.unnamedErrors.contains(where: outcome.hasSuffix))
+        {
             missed.append("the attack ended as \(outcome), neither done nor a named error")
         }
         if peakKiB > peakGoalKiB + extraKiB {
@@ -54,6 +58,11 @@ public struct HostileMeasurement: Sendable {
         if !canaryUnchanged { missed.append("the canary table changed") }
         return missed
     }
+
+    /// Errors that say only that no answer came: not an outcome a call may end with.
+    static let unnamedErrors = [
+        "DBus.Error.NoReply", "DBus.Error.Timeout", "DBus.Error.Disconnected", "DBus.Error.ServiceUnknown",
+    ]
 
     /// The header of `row`.
     public static let header =
@@ -67,7 +76,8 @@ public struct HostileMeasurement: Sendable {
         }
         let clip = clipboardWorstMilliseconds.map { "\($0) ms" } ?? "-"
         return pad(name, 28, left: true) + pad("\(probeWorstMilliseconds) ms", 11) + pad(clip, 10)
-            + pad("\(attackMilliseconds) ms", 9) + pad("\(peakKiB / 1024)", 10) + pad("\(peakGoalKiB / 1024)", 10)
+            + pad("\(attackMilliseconds) ms", 9) + pad("\(peakKiB / 1024)", 10)
+            + pad("\(peakGoalKiB / 1024)", 10)
             + pad("\(busPeakKiB / 1024)", 9) + "  " + outcome.prefix(60)
     }
 }

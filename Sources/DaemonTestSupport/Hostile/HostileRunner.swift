@@ -15,7 +15,9 @@ public enum HostileRunner {
     public static let addressSpaceLimitBytes = 3 << 30
 
     /// Runs `hostile`; `daemonExecutable` defaults to the `cliptabd` built beside the tests.
-    public static func run(_ hostile: HostileCase, daemonExecutable: String? = nil) throws -> HostileMeasurement {
+    public static func run(_ hostile: HostileCase, daemonExecutable: String? = nil) throws
+        -> HostileMeasurement
+    {
         let cliptabd = daemonExecutable ?? BuiltProducts.path(of: "cliptabd")
         // prlimit sets the limit and execs the daemon: the pid stays the daemon's.
         let daemon = try DaemonProcess(
@@ -67,7 +69,8 @@ public enum HostileRunner {
         try daemon.call("InsertRows", [s("probe"), i(0), i(0), strings(["probe"])])
         try daemon.call("CreateTable", [s("clip")])
         let text = String(repeating: "clipboard text, 1 MiB. ", count: clipboardBytes / 23 + 1)
-        try daemon.call("InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
+        try daemon.call(
+            "InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
         try daemon.call("Copy", [s("clip"), i(0), i(0)])
         guard hostile.rows > 0 else { return }
         try daemon.call("CreateTable", [s("t")])
@@ -75,7 +78,8 @@ public enum HostileRunner {
         while inserted < hostile.rows {
             let batch = min(10_000, hostile.rows - inserted)
             try daemon.call(
-                "InsertRows", [s("t"), i(0), i(Int32(inserted)), strings(Array(repeating: hostile.rowText, count: batch))],
+                "InsertRows",
+                [s("t"), i(0), i(Int32(inserted)), strings(Array(repeating: hostile.rowText, count: batch))],
                 timeout: 60_000)
             inserted += batch
         }
