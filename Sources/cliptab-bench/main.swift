@@ -20,6 +20,8 @@ let suites: [String: () throws -> Void] = [
     "cli": CLIBenchmark.run,
     "hostile": HostileBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
+    "menu": MenuBenchmark.run,
+    "paste": PasteBenchmark.run,
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
 ]

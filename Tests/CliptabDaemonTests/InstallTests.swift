@@ -35,7 +35,7 @@ struct InstallTests {
     /// The installed files below PREFIX, with the unit's directory given.
     func expectedFiles(unitDirectory: String) -> [String] {
         [
-            "bin/cliptab", "bin/cliptabd", "\(unitDirectory)/cliptabd.service",
+            "bin/cliptab", "bin/cliptab-menu", "bin/cliptabd", "\(unitDirectory)/cliptabd.service",
             "share/bash-completion/completions/cliptab",
             "share/dbus-1/services/io.github.cliptab.Cliptab1.service", "share/doc/cliptab/cliptab.conf",
             "share/man/man1/cliptab.1", "share/man/man5/cliptab.conf.5", "share/man/man8/cliptabd.8",

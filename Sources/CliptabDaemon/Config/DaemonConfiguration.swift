@@ -20,12 +20,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var logLevel = Log.Level.info
     /// The tables to create and configure, in file order.
     public var tables: [TableSettings] = []
+    /// How `PasteToFocus` pastes (`[paste_to_focus]`).
+    public var focusPaste = FocusPasteSettings()
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
 
     /// The sections and their keys, in the order the sample file and the manual list them:
-    /// the daemon-wide keys of `ConfigKey`, then `[table "NAME"]` with those of `TableKey`.
+    /// the daemon-wide keys of `ConfigKey`, then `[menu]`, then `[table "NAME"]` with those
+    /// of `TableKey`.
     public static let keys: [(section: String, keys: [String])] = {
         var sections: [(section: String, keys: [String])] = []
         for key in ConfigKey.allCases {
@@ -35,8 +38,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 sections.append((key.section, [key.rawValue]))
             }
         }
-        return sections + [("table", TableKey.allCases.map(\.rawValue))]
+        return sections + [("menu", menuKeys), ("table", TableKey.allCases.map(\.rawValue))]
     }()
+
+    /// The keys of `[menu]`: cliptab-menu reads and judges them; the daemon only checks that
+    /// a key exists, so that one file serves both.
+    public static let menuKeys = [
+        "font", "rows", "width", "background", "foreground", "title", "selected_background",
+        "selected_foreground", "enter",
+    ]
 
     /// The keys whose changes need a restart: a reload reports them and keeps the old value.
     public static let restartKeys = ConfigKey.allCases.filter(\.needsRestart).map(\.rawValue)
@@ -54,6 +64,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
             "sections_per_table=\(limits.maxSectionsPerTable)",
             "level=\(logLevel.rawValue)",
         ]
+        parts.append(focusPaste.summary)
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }
