@@ -6,13 +6,15 @@ public struct HostileMeasurement: Sendable {
     public let name: String
     /// The longest wait of the `GetCell` probe, in milliseconds.
     public let probeWorstMilliseconds: UInt64
-    /// How many probe calls were made, and those that failed.
+    /// How many probe calls were made.
     public let probeCalls: Int
+    /// The probe calls that failed, each said in words.
     public let probeFailures: [String]
     /// The longest clipboard read, in milliseconds (nil: the case reads none).
     public let clipboardWorstMilliseconds: UInt64?
-    /// How many clipboard reads were made, and those that failed.
+    /// How many clipboard reads were made.
     public let clipboardReads: Int
+    /// The clipboard reads that failed, each said in words.
     public let clipboardFailures: [String]
     /// How long the hostile call (or calls) took, in milliseconds.
     public let attackMilliseconds: UInt64
