@@ -38,7 +38,7 @@ public final class GetCellProbe: Sendable {
             let start = MonotonicClock.milliseconds()
             var failure: String?
             do {
-                try Cliptab.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 30_000)
+                try Cliptab.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 20_000)
             } catch {
                 failure = "\(error)"
             }
