@@ -9,17 +9,22 @@ public struct SelectionConfiguration: Sendable, Equatable {
     public var incrementalChunkBytes: Int
     /// The bound on waiting for the server timestamp when taking ownership.
     public var timestampTimeoutMilliseconds: Int
+    /// The longest any one call may wait for the X server, connecting included; past it the
+    /// connection is dropped as lost (see `RoundTripWatchdog`).
+    public var serverTimeoutMilliseconds: Int
     /// The most X events one `processEvents(now:)` handles before returning to the loop.
     public var maximumEventsPerCall: Int
 
     /// Makes a configuration; every value has a default.
     public init(
         incrementalTimeoutMilliseconds: Int = 5000, incrementalChunkBytes: Int = 262_144,
-        timestampTimeoutMilliseconds: Int = 1000, maximumEventsPerCall: Int = 256
+        timestampTimeoutMilliseconds: Int = 1000, maximumEventsPerCall: Int = 256,
+        serverTimeoutMilliseconds: Int = 1500
     ) {
         self.incrementalTimeoutMilliseconds = incrementalTimeoutMilliseconds
         self.incrementalChunkBytes = incrementalChunkBytes
         self.timestampTimeoutMilliseconds = timestampTimeoutMilliseconds
         self.maximumEventsPerCall = maximumEventsPerCall
+        self.serverTimeoutMilliseconds = serverTimeoutMilliseconds
     }
 }

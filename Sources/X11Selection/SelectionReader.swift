@@ -186,6 +186,12 @@ final class SelectionReader {
             var bytes = text.copiedBytes
             deliver(read, bytes: &bytes, type: atoms.utf8String)
         } else if connection.selectionOwner(atoms.atom(for: selection)) == .none {
+            // No owner, or no answer: a server that did not answer in time broke the connection.
+            guard !connection.isBroken else {
+                let message =
+                    "the X server of display \(connection.name) did not answer; the connection was dropped"
+                return finish(read, .failure(.unavailable(message)), reuseProperty: false)
+            }
             let message = "nothing to paste: no program owns \(selection)"
             finish(read, .failure(.empty(message)), reuseProperty: true)
         } else {

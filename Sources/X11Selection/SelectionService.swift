@@ -67,9 +67,14 @@ public final class SelectionService {
     public static func connect(
         display: String?, configuration: SelectionConfiguration = SelectionConfiguration()
     ) throws(SelectionError) -> SelectionService {
-        let connection = try DisplayConnection.open(display)
+        let connection = try DisplayConnection.open(
+            display, timeoutMilliseconds: configuration.serverTimeoutMilliseconds)
         let service = SelectionService(connection: connection, configuration: configuration)
-        if connection.isBroken { throw .connectionLost(display: connection.name) }
+        if connection.isBroken {
+            throw connection.timedOut
+                ? .notAnswering(display: connection.name, milliseconds: connection.timeoutMilliseconds)
+                : .connectionLost(display: connection.name)
+        }
         return service
     }
 
@@ -180,7 +185,16 @@ public final class SelectionService {
     }
 
     private var lostMessage: String {
-        "the connection to X display \(connection.name) was lost"
+        guard connection.timedOut else { return "the connection to X display \(connection.name) was lost" }
+        return "the X server of display \(connection.name) did not answer within"
+            + " \(connection.timeoutMilliseconds) ms, so the connection was dropped"
+    }
+
+    /// Why the broken connection is gone: lost, or dropped after the server stopped answering.
+    private var lostError: SelectionError {
+        connection.timedOut
+            ? .notAnswering(display: connection.name, milliseconds: connection.timeoutMilliseconds)
+            : .connectionLost(display: connection.name)
     }
 
     // MARK: - Owning
@@ -198,14 +212,14 @@ public final class SelectionService {
     public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError)
         -> ServerTime
     {
-        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard !connection.isBroken else { throw lostError }
         guard TextEncoding.isValidUTF8(text) else { throw .invalidText }
         let buffer = WipingBuffer.copying(text)
         let time = try serverTimestamp()
         let atom = atoms.atom(for: selection)
         connection.setSelectionOwner(atom, window, time: time)
         let owner = connection.selectionOwner(atom)
-        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard !connection.isBroken else { throw lostError }
         guard owner == window else {
             ownerships[selection] = nil
             throw .notOwner(selection)
@@ -257,7 +271,7 @@ public final class SelectionService {
                 if change.property == atoms.timestampProperty && !change.isDeletion { return change.time }
                 deferredEvents.append(.propertyChange(change))
             }
-            if connection.isBroken { throw .connectionLost(display: connection.name) }
+            if connection.isBroken { throw lostError }
             let now = monotonicMilliseconds()
             if now >= deadline { throw .noTimestamp(milliseconds: bound) }
             connection.waitUntilReadable(milliseconds: Int(deadline - now))
