@@ -368,7 +368,7 @@ public final class SelectionService {
     private func report(_ requestor: WindowID, _ ownership: Ownership, textDelivered: Bool) {
         transferReports.append(
             SelectionTransfer(
-                selection: ownership.selection, requestor: requestor.rawValue,
+                selection: ownership.selection, requestor: requestor,
                 acquisitionTime: ownership.time,
                 textDelivered: textDelivered))
     }
