@@ -12,6 +12,8 @@ public struct SelectionConfiguration: Sendable, Equatable {
     /// The longest any one call may wait for the X server, connecting included; past it the
     /// connection is dropped as lost (see `RoundTripWatchdog`).
     public var serverTimeoutMilliseconds: Int
+    /// The most `readText` calls waiting at once; more fail at once with `.busy`.
+    public var maximumPendingReads: Int
     /// The most X events one `processEvents(now:)` handles before returning to the loop.
     public var maximumEventsPerCall: Int
 
@@ -19,12 +21,13 @@ public struct SelectionConfiguration: Sendable, Equatable {
     public init(
         incrementalTimeoutMilliseconds: Int = 5000, incrementalChunkBytes: Int = 262_144,
         timestampTimeoutMilliseconds: Int = 1000, maximumEventsPerCall: Int = 256,
-        serverTimeoutMilliseconds: Int = 1500
+        serverTimeoutMilliseconds: Int = 1500, maximumPendingReads: Int = 16
     ) {
         self.incrementalTimeoutMilliseconds = incrementalTimeoutMilliseconds
         self.incrementalChunkBytes = incrementalChunkBytes
         self.timestampTimeoutMilliseconds = timestampTimeoutMilliseconds
         self.maximumEventsPerCall = maximumEventsPerCall
         self.serverTimeoutMilliseconds = serverTimeoutMilliseconds
+        self.maximumPendingReads = maximumPendingReads
     }
 }

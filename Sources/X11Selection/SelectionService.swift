@@ -54,7 +54,9 @@ public final class SelectionService {
         writer = ReplyWriter(
             connection: connection, ownWindow: window, atoms: atoms, chunkBytes: max(chunk, 1),
             timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds)
-        reader = SelectionReader(connection: connection, ownWindow: window, atoms: atoms)
+        reader = SelectionReader(
+            connection: connection, ownWindow: window, atoms: atoms,
+            maximumPending: max(configuration.maximumPendingReads, 1))
         reader.ownedText = { [unowned self] selection in ownerships[selection]?.text }
         connection.flush()
     }
@@ -96,6 +98,10 @@ public final class SelectionService {
 
     /// The number of `readText` calls not yet completed, for diagnostics.
     public var pendingReadCount: Int { reader.pendingCount }
+
+    /// The property atoms interned for reads so far (a fixed pool: at most twice
+    /// `maximumPendingReads`), for diagnostics.
+    public var readPropertyCount: Int { reader.propertyCount }
 
     /// Handles everything that is due, then returns with Xlib's queue empty and flushed.
     ///

@@ -131,6 +131,8 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                             "the clipboard's owner did not answer within \(timeout) ms: \(message)")))
             case .failure(.tooLarge(let message)):
                 completion(.failure(CliptabError(.limitExceeded, message)))
+            case .failure(.busy(let message)):
+                completion(.failure(CliptabError(.limitExceeded, message)))
             case .failure(.unavailable(let message)):
                 completion(.failure(CliptabError(.clipboardUnavailable, message)))
             }
