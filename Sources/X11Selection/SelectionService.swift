@@ -53,7 +53,9 @@ public final class SelectionService {
         let chunk = min(max(configuration.incrementalChunkBytes, 1), connection.maxRequestBytes - 100)
         writer = ReplyWriter(
             connection: connection, ownWindow: window, atoms: atoms, chunkBytes: max(chunk, 1),
-            timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds)
+            timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds,
+            maximumTransfers: configuration.maximumTransfers,
+            maximumPerClient: configuration.maximumTransfersPerClient)
         reader = SelectionReader(
             connection: connection, ownWindow: window, atoms: atoms,
             maximumPending: max(configuration.maximumPendingReads, 1))
@@ -334,12 +336,14 @@ public final class SelectionService {
         guard case .value(let parameters) = contents, parameters.format == 32 else { return false }
         var pairs = parameters.atoms
         guard pairs.count % 2 == 0 else { return false }
+        let convertedPairs = max(configuration.maximumMultiplePairs, 0)
         for index in stride(from: 0, to: pairs.count, by: 2) {
             let target = pairs[index]
             let property = pairs[index + 1]
             var converted = false
-            // No nested MULTIPLE, and every pair needs a property.
-            if target != atoms.multiple && property != .none,
+            // No nested MULTIPLE, and every pair needs a property. Past the cap a pair fails
+            // as ICCCM allows: each converted pair costs a checked write (a round trip).
+            if index / 2 < convertedPairs && target != atoms.multiple && property != .none,
                 let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
             {
                 converted = writer.write(
