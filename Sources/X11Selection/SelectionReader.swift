@@ -222,9 +222,7 @@ final class SelectionReader {
             let read = reads.first(where: { $0.selection == selection && $0.isQueued })
         else { return }
         if connection.isBroken {
-            finish(
-                read, .failure(.unavailable("the X display \(connection.name) is gone")), reuseProperty: false
-            )
+            finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
         } else if let text = ownedText(selection) {
             // Never ask ourselves: a single-threaded owner waiting for its own answer
             // would wait forever (ICCCM §2.4 via Qt's note).
@@ -233,9 +231,7 @@ final class SelectionReader {
         } else if connection.selectionOwner(atoms.atom(for: selection)) == .none {
             // No owner, or no answer: a server that did not answer in time broke the connection.
             guard !connection.isBroken else {
-                let message =
-                    "the X server of display \(connection.name) did not answer; the connection was dropped"
-                return finish(read, .failure(.unavailable(message)), reuseProperty: false)
+                return finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
             }
             let message = "nothing to paste: no program owns \(selection)"
             finish(read, .failure(.empty(message)), reuseProperty: true)
@@ -243,6 +239,13 @@ final class SelectionReader {
             // ICCCM §2.6.2: ask what the owner offers, then pick the best text target.
             convert(read, target: atoms.targets)
         }
+    }
+
+    /// Why the broken connection failed: gone, or dropped after the server did not answer.
+    private var brokenMessage: String {
+        guard connection.timedOut else { return "the X display \(connection.name) is gone" }
+        return "the X server of display \(connection.name) did not answer within"
+            + " \(connection.timeoutMilliseconds) ms; the connection was dropped"
     }
 
     private func convert(_ read: PendingRead, target: InternedAtom) {
