@@ -27,6 +27,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sectionsPerTable = "sections_per_table"
     /// `[log] level`.
     case level
+    /// `[cli] notify`: read by `cliptab` (never, failures or all); the daemon only checks it.
+    case notify
 
     /// The section the key belongs in.
     public var section: String {
@@ -35,6 +37,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .dataDirectory, .durability: "store"
         case .cellBytes, .rowsPerTable, .sectionsPerTable: "limits"
         case .level: "log"
+        case .notify: "cli"
         }
     }
 
@@ -44,7 +47,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         switch self {
         case .dataDirectory, .durability: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
-            .sectionsPerTable, .level:
+            .sectionsPerTable, .level, .notify:
             false
         }
     }
@@ -61,7 +64,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // Indexes on the bus are int32.
         case .rowsPerTable: (1...2_147_483_647, "rows")
         case .sectionsPerTable: (1...2_147_483_647, "sections")
-        case .selections, .dataDirectory, .durability, .level: nil
+        case .selections, .dataDirectory, .durability, .level, .notify: nil
         }
     }
 
@@ -81,6 +84,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .rowsPerTable: configuration.limits.maxRowsPerTable = try number(value)
         case .sectionsPerTable: configuration.limits.maxSectionsPerTable = try number(value)
         case .level: configuration.logLevel = try Self.level(value)
+        case .notify: configuration.cliNotify = try Self.notify(value)
         }
     }
 
@@ -150,6 +154,14 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             throw ConfigValueError("expected one of \(levels), found \"\(value)\"")
         }
         return level
+    }
+
+    /// The value of `notify`: never, failures or all (the words `cliptab --notify=` takes).
+    public static func notify(_ value: String) throws(ConfigValueError) -> String {
+        guard ["never", "failures", "all"].contains(value) else {
+            throw ConfigValueError("expected never, failures or all, found \"\(value)\"")
+        }
+        return value
     }
 
     /// The words of a list, split on blanks and commas.

@@ -14,6 +14,9 @@ struct CopyCommand: CLICommand {
     private let table: String
     private let cell: CellAddress
 
+    /// Names the table only: a secret's text must never reach a notification.
+    var successNotice: String? { "Copied from \(table)" }
+
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")

@@ -37,6 +37,15 @@ enum CLIFailure: Error {
         }
     }
 
+    /// The body of the failure's notification: the report without the program's name,
+    /// trimmed of its final newline.
+    var notificationBody: String {
+        var text = Substring(report)
+        if text.hasPrefix("cliptab: ") { text = text.dropFirst("cliptab: ".count) }
+        while text.hasSuffix("\n") { text = text.dropLast() }
+        return String(text)
+    }
+
     /// The text for standard error (empty for none).
     var report: String {
         switch self {
