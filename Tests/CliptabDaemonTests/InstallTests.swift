@@ -32,11 +32,12 @@ struct InstallTests {
         return found.sorted()
     }
 
-    /// The installed files below PREFIX, with the unit's directory given.
-    func expectedFiles(unitDirectory: String) -> [String] {
+    /// The installed files below PREFIX, with the unit's and zsh completion's directories given.
+    func expectedFiles(unitDirectory: String, zshDirectory: String) -> [String] {
         [
             "bin/cliptab", "bin/cliptabd", "\(unitDirectory)/cliptabd.service",
-            "share/bash-completion/completions/cliptab",
+            "share/bash-completion/completions/cliptab", "\(zshDirectory)/_cliptab",
+            "share/fish/vendor_completions.d/cliptab.fish",
             "share/dbus-1/services/io.github.cliptab.Cliptab1.service", "share/doc/cliptab/cliptab.conf",
             "share/man/man1/cliptab.1", "share/man/man5/cliptab.conf.5", "share/man/man8/cliptabd.8",
         ].sorted()
@@ -61,7 +62,10 @@ struct InstallTests {
 
         let installed = stage + "/usr"
         #expect(files(under: stage).allSatisfy { $0.hasPrefix("usr/") })
-        #expect(files(under: installed) == expectedFiles(unitDirectory: "lib/systemd/user"))
+        #expect(
+            files(under: installed)
+                == expectedFiles(
+                    unitDirectory: "lib/systemd/user", zshDirectory: "share/zsh/vendor-completions"))
         let unit = try String(
             contentsOfFile: "\(installed)/lib/systemd/user/cliptabd.service", encoding: .utf8)
         #expect(SystemdUnitTests.values(unit, "Service", "ExecStart") == ["/usr/bin/cliptabd"])
@@ -124,7 +128,9 @@ struct InstallTests {
         let userFiles = [".config/cliptab/cliptab.conf", ".local/share/cliptab/cliptab.db"]
         #expect(
             files(under: home)
-                == (expectedFiles(unitDirectory: "share/systemd/user").map { ".local/\($0)" } + userFiles)
+                == (expectedFiles(
+                    unitDirectory: "share/systemd/user", zshDirectory: "share/zsh/site-functions"
+                ).map { ".local/\($0)" } + userFiles)
                 .sorted())
         let unitPath = "\(local)/share/systemd/user/cliptabd.service"
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
