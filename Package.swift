@@ -9,12 +9,16 @@ let package = Package(
     products: [
         .executable(name: "cliptabd", targets: ["cliptabd"]),
         .executable(name: "cliptab", targets: ["cliptab"]),
+        .executable(name: "cliptab-menu", targets: ["cliptab-menu"]),
         .executable(name: "cliptab-bench", targets: ["cliptab-bench"]),
     ],
     targets: [
         // C libraries of the system, through pkg-config.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // The popup's drawing: Xft and fontconfig, Xinerama (and Xlib through them).
+        .systemLibrary(
+            name: "CXft", pkgConfig: "xft", providers: [.apt(["libxft-dev", "libxinerama-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // GNU/Linux calls that Swift's Glibc module does not export.
         .target(name: "CPosix"),
@@ -23,11 +27,14 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
+        .target(name: "PopupWindow", dependencies: ["CXft"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
         // The model: no C, no I/O.
         .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
+        // The popup menu's model: levels, filter, cursor and scrolling; no C, no I/O.
+        .target(name: "MenuModel"),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
@@ -66,11 +73,25 @@ let package = Package(
                     .when(configuration: .release))
             ]
         ),
+        // The popup that `cliptab menu` runs: the only executable that links X11 drawing.
+        // Released like cliptab (see below), since it too starts on a key press and every
+        // millisecond before its first frame shows.
+        .executableTarget(
+            name: "cliptab-menu",
+            dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"],
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
+                        "-Xclang-linker", "-no-pie",
+                    ],
+                    .when(configuration: .release))
+            ]),
         .executableTarget(
             name: "cliptab-bench",
             dependencies: [
                 "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
-                "TestSupport",
+                "PopupWindow", "TestSupport",
             ]),
 
         // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories,
@@ -97,6 +118,7 @@ let package = Package(
             name: "CliptabDaemonTests",
             dependencies: [
                 "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab",
+                "MenuModel",
             ]),
         .testTarget(
             name: "EndToEndTests",
@@ -105,6 +127,13 @@ let package = Package(
                 "cliptab",
             ]
         ),
+        .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
+        .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
+        .testTarget(
+            name: "MenuTests",
+            dependencies: [
+                "DBus", "DaemonTestSupport", "Posix", "TestSupport", "cliptabd", "cliptab", "cliptab-menu",
+            ]),
         .testTarget(
             name: "FaultTests",
             dependencies: [

@@ -19,6 +19,7 @@ let suites: [String: () throws -> Void] = [
     "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
+    "menu": MenuBenchmark.run,
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
 ]

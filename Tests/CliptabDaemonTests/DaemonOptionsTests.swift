@@ -87,12 +87,14 @@ struct DaemonOptionsTests {
     }
 
     /// Every key has its own case: the listed sections are exactly the keys' sections, in
-    /// order, and only `data_dir` and `durability` wait for a restart.
+    /// order (with cliptab-menu's `[menu]` before the tables), and only `data_dir` and
+    /// `durability` wait for a restart.
     @Test func everyKeyHasACase() {
         let listed = DaemonConfiguration.keys.flatMap { section in section.keys.map { (section.section, $0) }
         }
         let expected =
             ConfigKey.allCases.map { ($0.section, $0.rawValue) }
+            + DaemonConfiguration.menuKeys.map { ("menu", $0) }
             + TableKey.allCases.map { ("table", $0.rawValue) }
         #expect(listed.map(\.0) == expected.map(\.0) && listed.map(\.1) == expected.map(\.1))
         #expect(DaemonConfiguration.restartKeys == ["data_dir", "durability"])

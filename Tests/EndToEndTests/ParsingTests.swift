@@ -77,7 +77,7 @@ import Testing
             "mv",
             "section add", "section rm", "section mv", "section title", "actions", "do", "copy", "cut",
             "paste",
-            "clip", "export", "import", "watch", "status", "reload", "menu", "help", "completion",
+            "clip", "export", "import", "watch", "status", "reload", "menu", "pick", "help", "completion",
         ]
         for command in commands {
             #expect(help.contains("\n  \(command)  "), "the help does not list \(command)")

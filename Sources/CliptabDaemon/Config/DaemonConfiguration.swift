@@ -27,7 +27,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public init() {}
 
     /// The sections and their keys, in the order the sample file and the manual list them:
-    /// the daemon-wide keys of `ConfigKey`, then `[table "NAME"]` with those of `TableKey`.
+    /// the daemon-wide keys of `ConfigKey`, then `[menu]`, then `[table "NAME"]` with those
+    /// of `TableKey`.
     public static let keys: [(section: String, keys: [String])] = {
         var sections: [(section: String, keys: [String])] = []
         for key in ConfigKey.allCases {
@@ -37,8 +38,15 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 sections.append((key.section, [key.rawValue]))
             }
         }
-        return sections + [("table", TableKey.allCases.map(\.rawValue))]
+        return sections + [("menu", menuKeys), ("table", TableKey.allCases.map(\.rawValue))]
     }()
+
+    /// The keys of `[menu]`: cliptab-menu reads and judges them; the daemon only checks that
+    /// a key exists, so that one file serves both.
+    public static let menuKeys = [
+        "font", "rows", "width", "background", "foreground", "title", "selected_background",
+        "selected_foreground", "enter",
+    ]
 
     /// The keys whose changes need a restart: a reload reports them and keeps the old value.
     public static let restartKeys = ConfigKey.allCases.filter(\.needsRestart).map(\.rawValue)

@@ -68,6 +68,15 @@ public struct ParsedConfiguration: Equatable, Sendable {
                 }
                 continue
             }
+            if entry.section == "menu" {
+                if !keys.contains(entry.key) {
+                    problem(
+                        entry.line,
+                        "unknown key \"\(entry.key)\" in [menu] (known: \(keys.joined(separator: ", ")))")
+                }
+                // The popup's settings are cliptab-menu's to judge.
+                continue
+            }
             guard let key = ConfigKey(rawValue: entry.key), key.section == entry.section else {
                 problem(
                     entry.line,

@@ -11,6 +11,7 @@ enum CommandList {
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
             CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
             ImportCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self, MenuCommand.self,
+            PickCommand.self,
             HelpCommand.self, CompletionCommand.self,
         ]
     }
@@ -49,6 +50,7 @@ enum CommandList {
         case "status": return StatusCommand.self
         case "reload": return ReloadCommand.self
         case "menu": return MenuCommand.self
+        case "pick": return PickCommand.self
         case "help": return HelpCommand.self
         case "completion": return CompletionCommand.self
         default: return nil

@@ -1,24 +1,53 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 
-/// `cliptab menu [TABLE]`: the desktop popup, which does not exist yet.
+/// `cliptab menu [TABLE]`: the desktop popup, drawn by `cliptab-menu`.
 struct MenuCommand: CLICommand {
     /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
-        "menu", abstract: "the desktop popup menu (not available yet: exits 1)",
+        "menu", abstract: "the popup menu at the pointer: choose a row, paste or copy it, or act on it",
         discussion: """
-            The popup that lists a table's cells and copies the chosen one has not been built
-            yet. Until then this command says so and exits with status 1 without contacting
-            the daemon; use 'cliptab show TABLE' and 'cliptab copy TABLE S:R'.
+            Shows the table's sections and rows in a popup at the mouse pointer (with no TABLE,
+            the tables first). Type to filter (ignoring case; sections with no matching row
+            disappear), move with the arrows, Page Up/Down, Home and End, or the mouse. Enter
+            pastes the row into the window that had the focus (or copies it, when [menu] enter
+            = copy in cliptab.conf, or when cliptabd cannot paste); Right or Tab opens the
+            row's actions (copy, cut, paste, delete, move, edit, insert, as the table allows);
+            Left goes back; Escape or a click outside closes it and changes nothing (exit 1).
+            Colours, font and size are set in the [menu] section of cliptab.conf. The popup is
+            the separate program cliptab-menu, installed beside cliptab, so cliptab itself
+            needs no X11 libraries.
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to show", completion: .table)])
 
-    /// Takes the checked arguments.
-    init(_ arguments: ParsedArguments) {}
+    private let table: String?
 
-    /// Says that the popup does not exist yet; never contacts the daemon.
+    /// Takes the checked arguments.
+    init(_ arguments: ParsedArguments) {
+        table = arguments.optionalArgument("TABLE")
+    }
+
+    /// Replaces this process with `cliptab-menu`, found beside this executable or on `PATH`.
     func run(_ context: CommandContext) throws {
-        throw CLIFailure.reported(
-            "the desktop popup menu is not available yet; use 'cliptab show TABLE' and 'cliptab copy TABLE S:R'"
-        )
+        var arguments = ["cliptab-menu", "--timeout", String(context.options.timeoutMilliseconds)]
+        if let table { arguments += ["--", table] }
+        let beside = Self.directoryOfExecutable().map { $0 + "/cliptab-menu" }
+        let program = beside.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? "cliptab-menu"
+        try context.output.flush()
+        let argv = arguments.map { strdup($0) } + [nil]
+        execvp(program, argv)
+        let reason = String(cString: strerror(errno))
+        throw CLIFailure.local(
+            "cannot run \(program): \(reason); install it beside cliptab (.ci/install does)")
+    }
+
+    /// The directory of the running executable (`/proc/self/exe`).
+    private static func directoryOfExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
     }
 }

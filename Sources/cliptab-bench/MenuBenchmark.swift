@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import DBus
+import Glibc
+import PopupWindow
+import Posix
+
+/// Issue 14's figures: the time from starting a menu to its window mapped and painted, for
+/// `cliptab menu` (rows from the daemon) beside `dmenu -l 20` and `rofi -dmenu` (the same
+/// rows from a file on stdin), interleaved in one run on one Xvfb.
+enum MenuBenchmark {
+    /// Rounds; each runs every menu once (the first round only warms caches).
+    static let rounds = 16
+
+    /// One menu to time: its label and the shell command that starts it.
+    struct Subject {
+        let label: String
+        let command: String
+    }
+
+    static func run() throws {
+        let session = try BenchSession(name: "menu", withDisplay: true)
+        let cliptab = try BenchSession.binary("cliptab")
+        let popup = try BenchSession.binary("cliptab-menu")
+        let dmenu = try CLIBenchmark.which("dmenu")
+        let rofi = try CLIBenchmark.which("rofi")
+        let client = try BusConnection.connect(address: session.address)
+        for count in [1000, 100_000] {
+            let lines = (0..<count).map { "snippet \($0): some text to paste, \($0 * 7919 % 100_003)" }
+            let data = lines.joined(separator: "\n") + "\n"
+            try session.call(
+                client, "ImportTable",
+                [.string("t\(count)"), .string("lines"), .string(data), .boolean(true)])
+            try ClipboardBenchmark.write(data, to: session.root + "/t\(count).txt")
+        }
+        let subjects = [
+            Subject(label: "cliptab menu, 1,000 rows", command: "exec \(cliptab) menu t1000"),
+            Subject(
+                label: "dmenu -l 20, 1,000 lines", command: "exec \(dmenu) -l 20 < \(session.root)/t1000.txt"),
+            Subject(
+                label: "rofi -dmenu, 1,000 lines", command: "exec \(rofi) -dmenu < \(session.root)/t1000.txt"),
+            Subject(label: "cliptab menu, 100,000 rows", command: "exec \(cliptab) menu t100000"),
+            Subject(
+                label: "dmenu -l 20, 100,000 lines",
+                command: "exec \(dmenu) -l 20 < \(session.root)/t100000.txt"),
+            // The popup alone, without the exec from cliptab (for reference: no goal).
+            Subject(label: "cliptab-menu, 1,000 rows", command: "exec \(popup) t1000"),
+        ]
+        // The watcher's connection closes before the session stops its Xvfb.
+        let medians = try withExtendedLifetime(session) {
+            try measure(subjects, environment: session.environment, display: session.display)
+        }
+        print("== menu (private Xvfb; start to window mapped and painted, medians of \(rounds - 1) runs; ms)")
+        let widths = [30, 10]
+        for (subject, median) in zip(subjects, medians) {
+            Report.row([subject.label, Report.number(median, 2)], widths)
+        }
+        let ratios = [
+            ("cliptab / dmenu, 1,000", medians[0] / medians[1], 1.0),
+            ("cliptab / rofi, 1,000", medians[0] / medians[2], 0.75),
+            ("cliptab / dmenu, 100,000", medians[3] / medians[4], 0.7),
+        ]
+        Report.row(["ratio", "value", "goal", ""], [30, 10, 8, 8])
+        for (label, ratio, goal) in ratios {
+            Report.row(
+                [label, Report.number(ratio, 2), "<= \(goal)", ratio <= goal ? "met" : "MISSED"],
+                [30, 10, 8, 8])
+        }
+    }
+
+    /// The median time to paint of each subject, in milliseconds.
+    static func measure(_ subjects: [Subject], environment: [String: String], display: String?) throws
+        -> [Double]
+    {
+        let connection = try PopupConnection.open(display)
+        let watcher = MapWatcher(connection: connection)
+        var samples = [[UInt64]](repeating: [], count: subjects.count)
+        for round in 0..<rounds {
+            // Interleaved, starting each round at another subject.
+            for step in subjects.indices {
+                let index = (step + round) % subjects.count
+                let time = try timeToPaint(subjects[index].command, environment, watcher)
+                if round > 0 { samples[index].append(time) }
+            }
+        }
+        return samples.map { CLIBenchmark.median($0) }
+    }
+
+    /// Starts `command` under `sh`, waits until its window is mapped and painted, stops it;
+    /// returns the wait in nanoseconds.
+    static func timeToPaint(_ command: String, _ environment: [String: String], _ watcher: MapWatcher) throws
+        -> UInt64
+    {
+        watcher.reset()
+        let start = MonotonicClock.nanoseconds()
+        let child = try ChildProcess.spawn(
+            "sh", ["-c", command], environment: environment, stdout: .null, stderr: .null)
+        let painted = watcher.waitForPaintedWindow(timeoutMilliseconds: 20_000)
+        let elapsed = MonotonicClock.nanoseconds() - start
+        child.terminate(graceMilliseconds: 2000)
+        guard painted else {
+            throw CliptabError(.clipboardUnavailable, "no window was painted within 20 s for: \(command)")
+        }
+        return elapsed
+    }
+}

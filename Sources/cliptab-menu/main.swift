@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// cliptab-menu: the popup that `cliptab menu [TABLE]` runs. It only wires: the settings,
+// the daemon link, and the menu over them.
+import Glibc
+import MenuModel
+import Posix
+
+SignalMask.ignoreBrokenPipe()
+var table: String?
+var configPath: String?
+var timeout: Int32 = 5000
+var words = Array(CommandLine.arguments.dropFirst())[...]
+/// How to start the daemon, for every "cannot reach it" message (as cliptab says it).
+let startHint =
+    "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"
+/// Writes `text` to standard error.
+func printError(_ text: String) {
+    _ = text.withCString { write(2, $0, strlen($0)) }
+}
+/// Prints a usage error and ends the process with status 2.
+func usage(_ text: String) -> Never {
+    printError("cliptab-menu: \(text)\nusage: cliptab-menu [--config FILE] [--timeout MS] [TABLE]\n")
+    exit(MenuExit.usage)
+}
+while let word = words.popFirst() {
+    switch word {
+    case "--config":
+        guard let value = words.popFirst() else { usage("--config needs a file") }
+        configPath = value
+    case "--timeout":
+        guard let value = words.popFirst(), let number = Int32(value), number > 0 else {
+            usage("--timeout needs milliseconds")
+        }
+        timeout = number
+    case "--":
+        if let value = words.popFirst() { table = value }
+    default:
+        if word.hasPrefix("-") { usage("unknown option \(word)") }
+        guard table == nil else { usage("one table at most") }
+        table = word
+    }
+}
+var settings = MenuSettings()
+if let path = SettingsFile.path(given: configPath), let text = SettingsFile.read(path) {
+    let (parsed, problems) = MenuSettings.parse(text, file: path)
+    settings = parsed
+    for problem in problems { printError("cliptab menu: \(problem); using the default\n") }
+} else if let configPath {
+    printError("cliptab-menu: cannot read \(configPath)\n")
+    exit(MenuExit.usage)
+}
+do {
+    let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
+    exit(MenuApp(link: link, settings: settings).run(table: table))
+} catch {
+    printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
+    exit(MenuExit.unavailable)
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import DBus
+import Glibc
+
+/// `cliptab pick [TABLE] [--launcher L] [--action A]`: choose a row with dmenu, rofi, fzf,
+/// wofi or any line picker, then paste, copy or print it.
+struct PickCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "pick", abstract: "choose a row with dmenu, rofi, fzf or wofi, then paste, copy or print it",
+        discussion: """
+            Writes one line per row to the launcher's stdin: 'Header › text', the first line
+            of a multi-line text followed by ⏎. With no TABLE the tables are offered first.
+            The choice is mapped back to the row's id kept in memory (rofi and wofi print the
+            line's index; dmenu, fzf and other commands get lines that start with a number,
+            which fzf hides), never by the text, so rows with the same text stay apart.
+            --launcher takes dmenu (the default with a display), rofi, wofi, fzf (the default
+            without one) or any command, with its own arguments after it ('dmenu -fn mono').
+            --action: paste (the default) into the focused window, copying instead where the
+            daemon cannot paste; copy; print the text. Exit 1 when nothing was chosen.
+            """,
+        arguments: [ArgumentSpec("TABLE", .optional, help: "the table to pick from", completion: .table)],
+        options: [
+            .value("--launcher", "COMMAND", help: "dmenu, rofi, fzf, wofi or a command reading lines"),
+            .value(
+                "--action", "ACTION", choices: ["paste", "copy", "print"], help: "what to do with the row"),
+        ])
+
+    private let table: String?
+    private let launcher: Launcher
+    private let action: String
+
+    /// Takes the checked arguments; throws a `UsageError` for an empty launcher.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        table = arguments.optionalArgument("TABLE")
+        let fallback = getenv("DISPLAY").map { String(cString: $0).isEmpty } == false ? "dmenu" : "fzf"
+        launcher = try Launcher(arguments.value("--launcher") ?? fallback)
+        action = arguments.value("--action") ?? "paste"
+    }
+
+    /// Offers the rows, maps the choice back to its id, and acts on that row.
+    func run(_ context: CommandContext) throws {
+        let table: String
+        if let given = self.table {
+            table = given
+        } else {
+            let names = try context.call("ListTables").strings(0)
+            guard let index = try choose(names, prompt: "table") else { throw nothingChosen }
+            table = names[index]
+        }
+        var ids: [UInt64] = []
+        var lines: [String] = []
+        let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
+        for (section, fields) in sections.enumerated() {
+            let header = (try? fields.string(at: 0)) ?? ""
+            let rows = try context.call(
+                "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+            )
+            .structures(0, "(ts)")
+            for row in rows {
+                guard let id = try? row.uint64(at: 0), let text = try? row.string(at: 1) else { continue }
+                ids.append(id)
+                lines.append(
+                    header.isEmpty ? Self.oneLine(text) : Self.oneLine(header) + " › " + Self.oneLine(text))
+            }
+        }
+        guard let index = try choose(lines, prompt: table) else { throw nothingChosen }
+        let found = try context.call("Locate", [.uint64(ids[index])])
+        guard try found.string(0) == table else {
+            throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
+        }
+        let path = [string(table), int32(try found.int32(1)), int32(try found.int32(2))]
+        switch action {
+        case "print":
+            try context.output.write(try context.call("GetCell", path).string(0))
+        case "copy":
+            _ = try context.call("Copy", path)
+        default:
+            do {
+                _ = try context.call("PasteToFocus", path + [.uint32(0)])
+            } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+                // A daemon from before PasteToFocus: copying is the next best thing.
+                _ = try context.call("Copy", path)
+            }
+        }
+    }
+
+    /// The error for a launcher closed without a choice.
+    private var nothingChosen: CLIFailure { CLIFailure.reported("nothing chosen") }
+
+    /// Runs the launcher over `texts` and returns the index chosen, if any.
+    private func choose(_ texts: [String], prompt: String) throws -> Int? {
+        let lines = texts.enumerated().map { launcher.line($0.offset, $0.element) }
+        let (output, succeeded) = try launcher.run(lines, prompt: prompt)
+        guard succeeded else { return nil }
+        return launcher.chosen(output, count: lines.count)
+    }
+
+    /// The first line of `text`, with ` ⏎` when more lines follow and tabs as spaces.
+    static func oneLine(_ text: String) -> String {
+        var lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        let first = String(lines.removeFirst()).replacingTabsAndReturns()
+        let more = lines.first.map { $0.contains { !$0.isWhitespace } } ?? false
+        return more ? first + " ⏎" : first
+    }
+}
+
+extension String {
+    /// The text with tabs and carriage returns as spaces (a tab would split fzf's fields).
+    fileprivate func replacingTabsAndReturns() -> String {
+        String(unicodeScalars.map { $0 == "\t" || $0 == "\r" ? " " : Character($0) })
+    }
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+import Posix
+
+/// An external program that shows lines and prints the one chosen: dmenu, rofi, fzf, wofi or
+/// any command reading lines on stdin.
+///
+/// Each kind hands the choice back in its own way; every way maps back to an index into the
+/// lines written, which the caller maps to a row id it kept (never to a position in the table
+/// or to the text).
+struct Launcher {
+    /// How the choice comes back.
+    enum Kind: Equatable {
+        /// dmenu: the line's text, which starts with the id.
+        case dmenu
+        /// rofi with `-format i`: the line's index.
+        case rofi
+        /// wofi with `dmenu-print_line_num`: the line's index.
+        case wofi
+        /// fzf: the whole line, id field included though hidden.
+        case fzf
+        /// Any other command: the line, which starts with the id and a tab.
+        case command
+    }
+
+    /// The kind, from the program's name.
+    let kind: Kind
+    /// The program and the arguments the user gave.
+    let words: [String]
+
+    /// The launcher `text` names (`dmenu`, `rofi -theme x`, `/path/to/picker --flag`).
+    init(_ text: String) throws(UsageError) {
+        words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard let program = words.first else { throw UsageError("--launcher needs a command") }
+        switch program.split(separator: "/").last.map(String.init) ?? program {
+        case "dmenu": kind = .dmenu
+        case "rofi": kind = .rofi
+        case "wofi": kind = .wofi
+        case "fzf": kind = .fzf
+        default: kind = .command
+        }
+    }
+
+    /// The program and its arguments, with the ones that make the choice map back.
+    func commandLine(prompt: String) -> [String] {
+        let extra = Array(words.dropFirst())
+        switch kind {
+        case .dmenu: return [words[0], "-i", "-l", "20", "-p", prompt] + extra
+        case .rofi: return [words[0], "-dmenu", "-i", "-format", "i", "-p", prompt] + extra
+        case .wofi: return [words[0], "--dmenu", "-D", "dmenu-print_line_num=true", "-p", prompt] + extra
+        case .fzf:
+            return [
+                words[0], "--delimiter", "\t", "--with-nth", "2..", "--no-sort", "--prompt", prompt + "> ",
+            ]
+                + extra
+        case .command: return words
+        }
+    }
+
+    /// Line `index` as written to the launcher: the text alone where the launcher answers
+    /// with an index, else the index first (a number never shown by fzf, and read back).
+    func line(_ index: Int, _ text: String) -> String {
+        switch kind {
+        case .rofi, .wofi: return text
+        case .dmenu: return "\(index + 1)  \(text)"
+        case .fzf, .command: return "\(index + 1)\t\(text)"
+        }
+    }
+
+    /// The index of the line chosen, from what the launcher printed; nil for no choice,
+    /// custom text (rofi's -1) or anything that does not name a line written.
+    func chosen(_ output: String, count: Int) -> Int? {
+        let first =
+            output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        switch kind {
+        case .rofi, .wofi:
+            guard let index = Int(first), index >= 0, index < count else { return nil }
+            return index
+        case .dmenu, .fzf, .command:
+            let digits = first.prefix(while: { $0.isASCII && $0.isNumber })
+            let rest = first.dropFirst(digits.count)
+            guard let number = Int(digits), number >= 1, number <= count,
+                rest.isEmpty || rest.hasPrefix("\t") || rest.hasPrefix("  ")
+            else { return nil }
+            return number - 1
+        }
+    }
+
+    /// Runs the launcher with `lines` on its stdin.
+    ///
+    /// Returns what it printed and whether it exited with status 0. It may wait for the user
+    /// as long as they like.
+    func run(_ lines: [String], prompt: String) throws -> (output: String, succeeded: Bool) {
+        let commandLine = self.commandLine(prompt: prompt)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(
+                commandLine[0], Array(commandLine.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)
+        } catch {
+            throw CLIFailure.local("cannot run the launcher \(commandLine[0]): \(error)")
+        }
+        var input = Array(lines.map { $0 + "\n" }.joined().utf8)
+        var written = 0
+        var output: [UInt8] = []
+        var reading = true
+        if input.isEmpty { child.closeStandardInput() }
+        while reading {
+            var fds = [pollfd(fd: child.standardOutput, events: Int16(POLLIN), revents: 0)]
+            if child.standardInput >= 0 {
+                fds.append(pollfd(fd: child.standardInput, events: Int16(POLLOUT), revents: 0))
+            }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else { break }
+            if fds.count > 1 && fds[1].revents != 0 {
+                let count = input.withUnsafeBytes { raw in
+                    write(child.standardInput, raw.baseAddress! + written, min(raw.count - written, 65536))
+                }
+                if count > 0 { written += count }
+                // A launcher that stops reading (chosen early, or gone) just ends the input.
+                if written == input.count || count < 0 && errno != EINTR && errno != EAGAIN {
+                    child.closeStandardInput()
+                    input = []
+                }
+            }
+            if fds[0].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let count = chunk.withUnsafeMutableBytes {
+                    read(child.standardOutput, $0.baseAddress, $0.count)
+                }
+                if count > 0 {
+                    output += chunk[..<count]
+                } else if count == 0 || errno != EINTR && errno != EAGAIN {
+                    reading = false
+                }
+            }
+        }
+        if child.standardInput >= 0 { child.closeStandardInput() }
+        let succeeded = child.waitForExit() == .exited(0)
+        return (String(decoding: output, as: UTF8.self), succeeded)
+    }
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// `cliptab pick` through a recording launcher script and through the real dmenu and rofi,
+/// each checked on what it was given and on what came back.
+@Suite(.serialized)
+struct PickTests {
+    /// The sample table plus a second two-line row whose first line is the same.
+    func fixtureWithTwins() throws -> MenuFixture {
+        let fixture = try MenuFixture()
+        try fixture.makeSampleTable()
+        try fixture.cliptab("add", "t", "--section", "1", "multi\nother")
+        return fixture
+    }
+
+    /// Writes an executable shell script.
+    func script(_ path: String, _ body: String) throws {
+        guard let file = fopen(path, "w") else { throw FixtureError("cannot write \(path)") }
+        fputs("#!/bin/sh\n" + body + "\n", file)
+        fclose(file)
+        chmod(path, 0o755)
+    }
+
+    /// Reads a whole file.
+    func contents(_ path: String) -> String {
+        guard let file = fopen(path, "r") else { return "" }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The lines a command launcher gets: a number, a tab, `Header › text`, two-line texts
+    /// marked; the two rows that look the same are told apart by the number, not the text.
+    @Test func aCommandGetsNumberedLinesAndTheChoiceMapsBackToTheRow() throws {
+        let fixture = try fixtureWithTwins()
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        // Records its input, then prints the line numbered by its argument.
+        try script(launcher, "cat > \"$1\"\nsed -n \"$2p\" \"$1\"")
+        let pick = { (line: Int) in
+            try fixture.cliptab(
+                "pick", "t", "--launcher", "\(launcher) \(recorded) \(line)", "--action", "print")
+        }
+        var result = try pick(6)
+        #expect(result.exitCode == 0 && result.outputText == "multi\nother", "\(result.errorText)")
+        #expect(
+            contents(recorded)
+                == "1\talpha\n2\tbeta two\n3\tShell › ls -la\n4\tShell › git status\n5\tShell › multi ⏎\n"
+                + "6\tShell › multi ⏎\n")
+        result = try pick(5)
+        #expect(result.outputText == "multi\nline\n")
+        // Nothing printed, or a line that was never offered: nothing chosen, nothing done.
+        result = try pick(40)
+        #expect(
+            result.exitCode == 1 && result.outputText == "" && result.errorText == "cliptab: nothing chosen\n"
+        )
+        try script(launcher, "cat > /dev/null; printf '9\\tShell › git status\\n'")
+        result = try fixture.cliptab("pick", "t", "--launcher", launcher, "--action", "print")
+        #expect(result.exitCode == 1 && result.outputText == "")
+        try script(launcher, "cat > /dev/null; exit 1")
+        #expect(try fixture.cliptab("pick", "t", "--launcher", launcher).exitCode == 1)
+    }
+
+    /// rofi's and wofi's answers are indexes: rofi's -1 (text typed, not chosen) is no
+    /// choice; wofi's line number maps to its row.
+    @Test func indexAnswersOfRofiAndWofi() throws {
+        let fixture = try fixtureWithTwins()
+        let directory = fixture.data.appending("fake")
+        _ = try ChildProcess.run("mkdir", ["-p", directory])
+        try script(directory + "/rofi", "cat > /dev/null; echo -1")
+        try script(directory + "/wofi", "cat > \(fixture.data.appending("wofi.in")); echo 5")
+        var environment = fixture.environment
+        environment["PATH"] = directory + ":" + (environment["PATH"] ?? "")
+        let pick = { (launcher: String) in
+            try ChildProcess.run(
+                BuiltProducts.path(of: "cliptab"),
+                ["pick", "t", "--launcher", launcher, "--action", "print"],
+                environment: environment)
+        }
+        let rofi = try pick("rofi")
+        #expect(rofi.exitCode == 1 && rofi.outputText == "" && rofi.errorText == "cliptab: nothing chosen\n")
+        let wofi = try pick("wofi")
+        #expect(wofi.exitCode == 0 && wofi.outputText == "multi\nother", "\(wofi.errorText)")
+        #expect(contents(fixture.data.appending("wofi.in")).hasPrefix("alpha\nbeta two\nShell › ls -la\n"))
+    }
+
+    /// With no table the launcher first gets the tables; copy puts the row on the clipboard.
+    @Test func tablesFirstThenCopy() throws {
+        let fixture = try fixtureWithTwins()
+        try fixture.cliptab("create", "other")
+        let launcher = fixture.data.appending("launcher")
+        try script(launcher, "cat >> \"$1\"\nsed -n 2p \"$1\"")
+        let recorded = fixture.data.appending("given")
+        let result = try fixture.cliptab("pick", "--launcher", "\(launcher) \(recorded)", "--action", "copy")
+        #expect(result.exitCode == 0 && result.outputText == "", "\(result.errorText)")
+        #expect(contents(recorded).hasPrefix("1\tother\n2\tt\n1\talpha\n"))
+        // The same line number at both levels: the table t, then its row "beta two".
+        #expect(try fixture.clipboard() == "beta two")
+    }
+
+    /// A directory with a wrapper named like `program` that records its arguments and input
+    /// before running the real one.
+    func recordingWrapper(_ fixture: MenuFixture, _ program: String) throws -> (
+        environment: [String: String], input: String, arguments: String
+    ) {
+        let real = try ChildProcess.run("sh", ["-c", "command -v \(program)"]).outputText.trimmingCharacters(
+            in: "\n")
+        #expect(real.hasPrefix("/"), "\(program) is not installed")
+        let directory = fixture.data.appending("bin")
+        _ = try ChildProcess.run("mkdir", ["-p", directory])
+        let input = fixture.data.appending("\(program).in")
+        let arguments = fixture.data.appending("\(program).args")
+        try script(
+            directory + "/" + program, "printf '%s\\n' \"$@\" > \(arguments)\ntee \(input) | \(real) \"$@\"")
+        var environment = fixture.environment
+        environment["PATH"] = directory + ":" + (environment["PATH"] ?? "")
+        return (environment, input, arguments)
+    }
+
+    /// Starts `cliptab pick` with a wrapped launcher, waits for the launcher's window, types
+    /// `filter` and Return; returns the pick's result.
+    func pickThrough(
+        _ fixture: MenuFixture, environment: [String: String], launcher: String, windowClass: String,
+        action: String, filter: String, keys: [String] = ["Return"]
+    ) throws -> (Int32?, String) {
+        let pick = try ChildProcess.spawn(
+            BuiltProducts.path(of: "cliptab"), ["pick", "t", "--launcher", launcher, "--action", action],
+            environment: environment, stdout: .pipe, stderr: .pipe)
+        let deadline = MonotonicClock.milliseconds() + 15_000
+        var shown = false
+        while !shown && MonotonicClock.milliseconds() < deadline && pick.isRunning {
+            shown = !(try fixture.tool("xdotool", "search", "--onlyvisible", "--classname", windowClass))
+                .isEmpty
+            if !shown { usleep(50_000) }
+        }
+        #expect(shown, "the \(launcher) window did not show")
+        try fixture.tool("xdotool", "type", filter)
+        _ = try ChildProcess.run("xdotool", ["key"] + keys, environment: fixture.environment)
+        let status = fixture.exitCode(of: pick)
+        return (status, String(decoding: readAll(pick.standardOutput), as: UTF8.self))
+    }
+
+    /// The real dmenu: given numbered lines and its options, typed into, its answer copied.
+    @Test func throughDmenu() throws {
+        let fixture = try fixtureWithTwins()
+        let wrapper = try recordingWrapper(fixture, "dmenu")
+        let (status, output) = try pickThrough(
+            fixture, environment: wrapper.environment, launcher: "dmenu", windowClass: "^dmenu$",
+            action: "copy",
+            filter: "status")
+        #expect(status == 0 && output == "")
+        #expect(try fixture.clipboard() == "git status")
+        #expect(
+            contents(wrapper.input)
+                == "1  alpha\n2  beta two\n3  Shell › ls -la\n4  Shell › git status\n5  Shell › multi ⏎\n"
+                + "6  Shell › multi ⏎\n")
+        #expect(contents(wrapper.arguments) == "-i\n-l\n20\n-p\nt\n")
+        #expect(try fixture.grabIsFree())
+    }
+
+    /// The real rofi: given the bare lines, it answers with an index (-format i) that maps to
+    /// the second of two rows that look the same.
+    @Test func throughRofi() throws {
+        let fixture = try fixtureWithTwins()
+        let wrapper = try recordingWrapper(fixture, "rofi")
+        let (status, output) = try pickThrough(
+            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$",
+            action: "print",
+            filter: "multi")
+        // The first of the two "multi" rows is chosen by Return on the filtered list.
+        #expect(status == 0 && output == "multi\nline\n")
+        #expect(
+            contents(wrapper.input)
+                == "alpha\nbeta two\nShell › ls -la\nShell › git status\nShell › multi ⏎\nShell › multi ⏎\n")
+        #expect(contents(wrapper.arguments) == "-dmenu\n-i\n-format\ni\n-p\nt\n")
+        let (second, secondOutput) = try pickThrough(
+            fixture, environment: wrapper.environment, launcher: "rofi", windowClass: "^rofi$",
+            action: "print",
+            filter: "multi", keys: ["Down", "Return"])
+        #expect(second == 0 && secondOutput == "multi\nother")
+        #expect(try fixture.grabIsFree())
+    }
+}
