@@ -191,8 +191,8 @@ struct InstallTests {
         #expect(files(under: directory.path) == [])
     }
 
-    /// The man pages render without a warning, and document every configuration key and
-    /// every option of `cliptabd --help`.
+    /// The man pages render without a warning, and document every configuration key, every
+    /// option of `cliptabd --help`, and every command and option of `cliptab`'s help.
     @Test func manPages() throws {
         func render(_ page: String) throws -> CommandResult {
             try ChildProcess.run(
@@ -219,8 +219,50 @@ struct InstallTests {
         .filter { $0.hasPrefix("--") }
         #expect(options.count > 8)
         for option in Set(options) { #expect(rendered["cliptabd.8"]?.contains(option) == true, "\(option)") }
-        for command in ["tables", "reload", "copy", "paste", "rm-where", "section title", "watch", "status"] {
-            #expect(rendered["cliptab.1"]?.contains(command) == true, "\(command)")
+        // Every command of `cliptab --help`, every global option, and every option of each
+        // command's help is in cliptab(1).
+        let cliptab = BuiltProducts.path(of: "cliptab")
+        let general = try ChildProcess.run(cliptab, ["--help"]).outputText
+        // "  section add     insert a section": a name is the words before the gap.
+        let commands = lines(of: general, under: "commands:").map(commandName)
+        #expect(commands.count > 25 && commands.contains("section title"), "\(commands)")
+        var optionCount = 0
+        for option in optionNames(lines(of: general, under: "global options (before or after the command):"))
+        {
+            optionCount += 1
+            #expect(rendered["cliptab.1"]?.contains(option) == true, "global option \(option)")
+        }
+        for command in commands {
+            #expect(rendered["cliptab.1"]?.contains(command) == true, "command \(command)")
+            let help = try ChildProcess.run(
+                cliptab, ["help"] + command.split(separator: " ").map(String.init))
+            for option in optionNames(lines(of: help.outputText, under: "options:")) {
+                optionCount += 1
+                #expect(rendered["cliptab.1"]?.contains(option) == true, "\(command) \(option)")
+            }
+        }
+        #expect(optionCount > 20)
+    }
+
+    /// The lines of `text` after the line `heading`, up to the next blank line.
+    func lines(of text: String, under heading: String) -> [String] {
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = all.firstIndex(of: heading) else { return [] }
+        return Array(all[(start + 1)...].prefix { !$0.isEmpty })
+    }
+
+    /// A command's name in a help listing: the words before the first gap of two blanks.
+    func commandName(_ line: String) -> String {
+        let trimmed = line.drop { $0 == " " }
+        guard let gap = trimmed.range(of: "  ") else { return String(trimmed) }
+        return String(trimmed[..<gap.lowerBound])
+    }
+
+    /// The option names (`--format`, `-o`) at the start of help lines, before their help.
+    func optionNames(_ lines: [String]) -> [String] {
+        lines.flatMap { line in
+            commandName(line).split(whereSeparator: { $0 == "," || $0 == " " || $0 == "[" || $0 == "=" })
+                .filter { $0.hasPrefix("-") }.map(String.init)
         }
     }
 }

@@ -58,7 +58,7 @@ import Testing
             section by its header title (the first section with that header; the row number follows
             the last colon) and #ID names a row by its stable id, wherever it is now.
 
-            Global options: --json, --timeout SECONDS, -h/--help, --version (see 'cliptab --help').
+            Global options: --json, --timeout SECONDS, --notify[=WHEN], -h/--help, --version (see 'cliptab --help').
 
             """
         #expect(try run("help", "get") == Outcome(0, expected))

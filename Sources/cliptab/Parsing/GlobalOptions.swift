@@ -23,9 +23,7 @@ struct GlobalOptions: Equatable, Sendable {
             help: "wait at most this long for the daemon (default 5; fractions allowed)"),
         .flag(
             "--notify",
-            help:
-                "also show a failure as a desktop notification; --notify=all: successes too, "
-                + "--notify=never: none (default: [cli] notify in cliptab.conf, else never)"),
+            help: "show a failure as a desktop notification too (=all: successes too; =never: none)"),
         .flag("--help", short: "-h", help: "show help and exit"),
         .flag("--version", help: "print cliptab's version and exit"),
     ]
