@@ -59,8 +59,7 @@ func runCommandLine() -> Int32 {
             // better than a silent one when the reader is still there).
             if case .outputClosed = failure {} else { try? context.output.flush() }
             writeToStandardError(failure.report)
-            if case .outputClosed = failure {
-            } else if (options.notify ?? .configured()).notifiesFailures {
+            if failure.isNotified, (options.notify ?? .configured()).notifiesFailures {
                 DesktopNotifier.show(
                     summary: "cliptab \(type(of: command).spec.name) failed", body: failure.notificationBody,
                     urgency: .critical, over: context.openConnection)
