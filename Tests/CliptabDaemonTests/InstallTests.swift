@@ -241,7 +241,7 @@ struct InstallTests {
                 #expect(rendered["cliptab.1"]?.contains(option) == true, "\(command) \(option)")
             }
         }
-        #expect(optionCount > 20)
+        #expect(optionCount > 15)
     }
 
     /// The lines of `text` after the line `heading`, up to the next blank line.

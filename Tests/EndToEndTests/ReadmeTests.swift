@@ -49,6 +49,26 @@ import Testing
         }
     }
 
+    /// The install section's package lists are `.ci/deps`'s, word for word.
+    @Test func packageListsMatchTheScript() throws {
+        let root = String(Self.readmePath.dropLast("/README.md".count))
+        let lists = try ChildProcess.run(
+            "bash",
+            [
+                "-c",
+                "source \"$0/.ci/deps\"; echo \"${runtime_packages[*]}\"; echo \"${build_packages[*]}\";"
+                    + " echo \"${test_packages[*]}\"",
+                root,
+            ])
+        let readme = try Self.readme()
+        let rows = ["running", "building", "the tests"]
+        let words = lists.outputText.split(separator: "\n").map(String.init)
+        #expect(words.count == 3, "\(lists.errorText)")
+        for (row, packages) in zip(rows, words) {
+            #expect(readme.contains("| \(row) | `\(packages)` |"), "README's \(row) packages: \(packages)")
+        }
+    }
+
     /// The `sh` blocks run against a private daemon, each succeeding, with the output shown.
     @Test func shellBlocksRun() throws {
         let blocks = ReadmeBlock.blocks(of: try Self.readme()).filter { $0.info == "sh" }
