@@ -15,7 +15,9 @@ let package = Package(
     targets: [
         // C libraries of the system, through pkg-config.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev"])]),
+        // Xlib, with XKB and the XTEST client library (the paste keystroke): linked by the
+        // module map, as libXtst's pkg-config file adds nothing libX11's does not.
+        .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
         // The popup's drawing: Xft and fontconfig, Xinerama (and Xlib through them).
         .systemLibrary(
             name: "CXft", pkgConfig: "xft", providers: [.apt(["libxft-dev", "libxinerama-dev"])]),

@@ -9,9 +9,10 @@ public final class VirtualDisplay {
     public let process: ChildProcess
 
     /// Starts Xvfb on the first free display (it reports the number it chose), or on
-    /// `display` when given (for example to bring a display back after killing it).
-    public init(display requested: String? = nil) throws {
-        var arguments = ["-nolisten", "tcp", "-screen", "0", "640x480x24"]
+    /// `display` when given (for example to bring a display back after killing it), with
+    /// `extraArguments` (such as `-extension XTEST`).
+    public init(display requested: String? = nil, extraArguments: [String] = []) throws {
+        var arguments = ["-nolisten", "tcp", "-screen", "0", "640x480x24"] + extraArguments
         if let requested {
             arguments = [requested] + arguments + ["-displayfd", "1"]
         } else {

@@ -56,7 +56,8 @@ struct PropertyValue {
 /// Every method is a no-op (or returns "nothing") once the connection is broken: after an
 /// I/O error Xlib flags the display dead, and `XNextEvent` on an empty queue would crash.
 final class DisplayConnection {
-    private let handle: OpaquePointer
+    /// The `Display*`; internal for this class's extensions in other files (the keyboard).
+    let handle: OpaquePointer
     /// The display name, such as `:0`.
     let name: String
     /// The socket to poll for `POLLIN`.

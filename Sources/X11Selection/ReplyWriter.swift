@@ -19,6 +19,7 @@ final class ReplyWriter {
         let data: WipingBuffer
         var offset: Int
         var deadline: UInt64
+        let whenComplete: (() -> Void)?
     }
 
     private let connection: DisplayConnection
@@ -50,7 +51,11 @@ final class ReplyWriter {
     /// Writes `reply` into `property` of `requestor`, incrementally when over one chunk.
     ///
     /// False when the server reported an error (the caller then refuses the conversion).
-    func write(_ reply: Reply, requestor: UInt, property: UInt, now: UInt64) -> Bool {
+    /// `whenComplete` runs once the requestor has the whole reply: at once for a single
+    /// property, after the last chunk for INCR (never, when the transfer is dropped).
+    func write(
+        _ reply: Reply, requestor: UInt, property: UInt, now: UInt64, whenComplete: (() -> Void)? = nil
+    ) -> Bool {
         let key = TransferKey(requestor: requestor, property: property)
         // A new request into the same property means the requestor abandoned the old one.
         if transfers[key] != nil { drop(key) }
@@ -80,7 +85,10 @@ final class ReplyWriter {
         }
         if case .bytes(let type, let buffer) = reply, incremental != nil {
             transfers[key] = Transfer(
-                type: type, data: buffer, offset: 0, deadline: now + timeoutMilliseconds)
+                type: type, data: buffer, offset: 0, deadline: now + timeoutMilliseconds,
+                whenComplete: whenComplete)
+        } else {
+            whenComplete?()
         }
         return true
     }
@@ -114,6 +122,7 @@ final class ReplyWriter {
         if start == end {
             transfers[key] = nil
             deselectIfIdle(window)
+            transfer.whenComplete?()
         } else {
             transfer.offset = end
             transfer.deadline = now + timeoutMilliseconds

@@ -14,9 +14,10 @@ import Glibc
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
 /// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
-    private let connection: DisplayConnection
+    /// Internal for the paste keystroke's extension (`SelectionService+Keystroke.swift`).
+    let connection: DisplayConnection
     private let window: UInt
-    private let atoms: KnownAtoms
+    let atoms: KnownAtoms
     private let configuration: SelectionConfiguration
     private let writer: ReplyWriter
     private let reader: SelectionReader
@@ -35,6 +36,13 @@ public final class SelectionService {
     /// Runs for a SelectionClear that is not stale; not for `release`, nor when the
     /// display is lost.
     public var onOwnershipLost: ((SelectionName) -> Void)?
+
+    /// Called for every request this service answered for a selection it owns, and again
+    /// when an incremental text transfer completes (see `SelectionTransfer`).
+    public var onTransfer: ((SelectionTransfer) -> Void)?
+    /// Reports collected while one event is handled, given to `onTransfer` after it (so
+    /// that the SelectionNotify is already sent).
+    private var transferReports: [SelectionTransfer] = []
 
     private init(connection: DisplayConnection, configuration: SelectionConfiguration) {
         self.connection = connection
@@ -132,6 +140,11 @@ public final class SelectionService {
     }
 
     private func dispatch(_ event: XEvent, now: UInt64) {
+        defer {
+            let reports = transferReports
+            transferReports = []
+            for report in reports { onTransfer?(report) }
+        }
         switch event.type {
         case SelectionRequest:
             serve(event.xselectionrequest, now: now)
@@ -275,13 +288,22 @@ public final class SelectionService {
             // ICCCM §2.6.2: MULTIPLE needs its parameter property.
             guard request.property != UInt(None), serveMultiple(request, ownership: ownership, now: now)
             else {
+                report(request.requestor, ownership, textDelivered: false)
                 return refuse()
             }
         } else {
+            let whenComplete = textDelivered(
+                to: request.requestor, target: request.target, ownership: ownership)
             guard let reply = ownership.reply(to: request.target, atoms: atoms, connection: connection),
-                writer.write(reply, requestor: request.requestor, property: property, now: now)
-            else { return refuse() }
+                writer.write(
+                    reply, requestor: request.requestor, property: property, now: now,
+                    whenComplete: whenComplete)
+            else {
+                report(request.requestor, ownership, textDelivered: false)
+                return refuse()
+            }
         }
+        report(request.requestor, ownership, textDelivered: false)
         connection.sendSelectionNotify(
             requestor: request.requestor, selection: request.selection, target: request.target,
             property: property, time: request.time)
@@ -303,7 +325,9 @@ public final class SelectionService {
             if target != atoms.multiple && property != UInt(None),
                 let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
             {
-                converted = writer.write(reply, requestor: request.requestor, property: property, now: now)
+                converted = writer.write(
+                    reply, requestor: request.requestor, property: property, now: now,
+                    whenComplete: textDelivered(to: request.requestor, target: target, ownership: ownership))
             }
             if !converted { pairs[index + 1] = UInt(None) }
         }
@@ -316,6 +340,23 @@ public final class SelectionService {
             return false
         }
         return true
+    }
+
+    /// For a text target, the completion that reports the delivered text; nil otherwise.
+    private func textDelivered(to requestor: UInt, target: UInt, ownership: Ownership) -> (() -> Void)? {
+        let text = [
+            atoms.utf8String, atoms.plainTextUTF8, atoms.plainText, atoms.string, atoms.text,
+            atoms.compoundText,
+        ]
+        guard text.contains(target) else { return nil }
+        return { [weak self] in self?.report(requestor, ownership, textDelivered: true) }
+    }
+
+    private func report(_ requestor: UInt, _ ownership: Ownership, textDelivered: Bool) {
+        transferReports.append(
+            SelectionTransfer(
+                selection: ownership.selection, requestor: requestor, acquisitionTime: ownership.time,
+                textDelivered: textDelivered))
     }
 
     private func selectionCleared(_ event: XSelectionClearEvent) {

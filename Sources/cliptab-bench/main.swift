@@ -20,6 +20,7 @@ let suites: [String: () throws -> Void] = [
     "cli": CLIBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
+    "paste": PasteBenchmark.run,
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
 ]

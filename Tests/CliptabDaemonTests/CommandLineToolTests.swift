@@ -94,6 +94,10 @@ struct CommandLineToolTests {
         ("Paste", [s("snippets"), i(0), i(-1)], .error(CliptabBus.errorPrefix + "NotPermitted")),
         ("Copy", [s("snippets"), i(0), i(0)], .error(CliptabBus.errorPrefix + "ClipboardUnavailable")),
         (
+            "PasteToFocus", [s("snippets"), i(0), i(0), u(0)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
+        (
             "CopySection", [s("snippets"), i(1), s(", ")],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),

@@ -349,6 +349,7 @@ struct SemanticsTests {
     static let guardedCalls: [(action: String, member: String, arguments: [BusValue])] = [
         ("copy", "Copy", [s("t"), i(0), i(0)]),
         ("copy", "CopySection", [s("t"), i(0), s(",")]),
+        ("copy", "PasteToFocus", [s("t"), i(0), i(0), u(0)]),
         ("cut", "Cut", [s("t"), i(0), i(0)]),
         ("paste", "Paste", [s("t"), i(0), i(0)]),
         ("delete", "DeleteRow", [s("t"), i(0), i(0)]),

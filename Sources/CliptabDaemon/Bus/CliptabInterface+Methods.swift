@@ -220,6 +220,15 @@ extension CliptabInterface {
                 service, a, done in
                 try service.paste(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
+            .deferredFlag(
+                "PasteToFocus",
+                [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u")],
+                [arg("delivered", "b")]
+            ) { service, a, done in
+                try service.pasteToFocus(
+                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    completion: done)
+            },
             .deferred("GetClipboard", [], [arg("text", "s")]) { service, _, done in
                 service.clipboardText(completion: done)
             },

@@ -45,6 +45,24 @@ struct CliptabMethod {
         }
     }
 
+    /// A deferred method that answers one boolean (PasteToFocus: delivered or not).
+    static func deferredFlag(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (DaemonService, CallArguments, @escaping (Result<Bool, Error>) -> Void) throws
+            -> Void
+    ) -> CliptabMethod {
+        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+            try handler(service, CallArguments(call.arguments)) { result in
+                switch result {
+                case .success(let flag): try? call.reply([.boolean(flag)])
+                case .failure(let error): try? call.replyError(error)
+                }
+            }
+            return .deferred
+        }
+    }
+
     /// The method dispatched to `service`.
     func bound(to service: DaemonService) -> BusMethod {
         BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [body] call in

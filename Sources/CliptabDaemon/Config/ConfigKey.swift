@@ -27,6 +27,20 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case sectionsPerTable = "sections_per_table"
     /// `[log] level`.
     case level
+    /// `[paste_to_focus] timeout_ms`: the default wait for the focused window's fetch.
+    case focusPasteTimeoutMilliseconds = "timeout_ms"
+    /// `[paste_to_focus] settle_ms`: the quiet time after the fetch before the restore.
+    case settleMilliseconds = "settle_ms"
+    /// `[paste_to_focus] restore`.
+    case restore
+    /// `[paste_to_focus] key`: the paste chord.
+    case key
+    /// `[paste_to_focus] terminal_key`: the paste chord of terminals.
+    case terminalKey = "terminal_key"
+    /// `[paste_to_focus] terminals`: the window classes that get `terminal_key`.
+    case terminals
+    /// `[paste_to_focus] repress_modifiers`.
+    case repressModifiers = "repress_modifiers"
     /// `[cli] notify`: read by `cliptab` (never, failures or all); the daemon only checks it.
     case notify
 
@@ -37,6 +51,9 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .dataDirectory, .durability: "store"
         case .cellBytes, .rowsPerTable, .sectionsPerTable: "limits"
         case .level: "log"
+        case .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key, .terminalKey, .terminals,
+            .repressModifiers:
+            "paste_to_focus"
         case .notify: "cli"
         }
     }
@@ -47,7 +64,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         switch self {
         case .dataDirectory, .durability: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
-            .sectionsPerTable, .level, .notify:
+            .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
+            .terminalKey, .terminals, .repressModifiers, .notify:
             false
         }
     }
@@ -64,7 +82,13 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // Indexes on the bus are int32.
         case .rowsPerTable: (1...2_147_483_647, "rows")
         case .sectionsPerTable: (1...2_147_483_647, "sections")
-        case .selections, .dataDirectory, .durability, .level, .notify: nil
+        // As paste_timeout_ms: the call must end well before the client gives up.
+        case .focusPasteTimeoutMilliseconds: (1...60_000, "milliseconds")
+        // Programs ask again within milliseconds; seconds would only delay the restore.
+        case .settleMilliseconds: (1...5_000, "milliseconds")
+        case .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey, .terminals,
+            .repressModifiers, .notify:
+            nil
         }
     }
 
@@ -84,6 +108,13 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .rowsPerTable: configuration.limits.maxRowsPerTable = try number(value)
         case .sectionsPerTable: configuration.limits.maxSectionsPerTable = try number(value)
         case .level: configuration.logLevel = try Self.level(value)
+        case .focusPasteTimeoutMilliseconds: configuration.focusPaste.timeoutMilliseconds = try number(value)
+        case .settleMilliseconds: configuration.focusPaste.settleMilliseconds = try number(value)
+        case .restore: configuration.focusPaste.restore = try TableKey.boolean(value)
+        case .key: configuration.focusPaste.key = try FocusPasteSettings.parseChord(value)
+        case .terminalKey: configuration.focusPaste.terminalKey = try FocusPasteSettings.parseChord(value)
+        case .terminals: configuration.focusPaste.terminals = try FocusPasteSettings.parseTerminals(value)
+        case .repressModifiers: configuration.focusPaste.repressModifiers = try TableKey.boolean(value)
         case .notify: configuration.cliNotify = try Self.notify(value)
         }
     }

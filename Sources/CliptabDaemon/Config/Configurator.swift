@@ -98,6 +98,7 @@ public final class Configurator {
         clipboard.ownPrimary = configuration.ownPrimary
         clipboard.secretClearMilliseconds = configuration.secretClearMilliseconds
         clipboard.readTimeoutMilliseconds = configuration.pasteTimeoutMilliseconds
+        clipboard.focusPaste = configuration.focusPaste
         Log.threshold = configuration.logLevel
     }
 

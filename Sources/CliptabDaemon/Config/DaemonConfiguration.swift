@@ -22,6 +22,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var cliNotify = "never"
     /// The tables to create and configure, in file order.
     public var tables: [TableSettings] = []
+    /// How `PasteToFocus` pastes (`[paste_to_focus]`).
+    public var focusPaste = FocusPasteSettings()
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -64,6 +66,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
             "sections_per_table=\(limits.maxSectionsPerTable)",
             "level=\(logLevel.rawValue)",
         ]
+        parts.append(focusPaste.summary)
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

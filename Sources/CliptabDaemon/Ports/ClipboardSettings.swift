@@ -21,10 +21,14 @@ public struct ClipboardSettings: Equatable, Sendable {
     /// one 10 MiB property 1.5-1.6x, 256 KiB chunks about 1.08x, 512 KiB about 1.05-1.11x,
     /// 1 MiB 1.15x, 2 MiB 1.27x; with chunks written unchecked, 512 KiB: 0.71-0.84x. INCR lets
     /// the requestor read one chunk while the next is written, so it beats a single huge
-    /// property; very small chunks pay a round trip each.
-    public var incrementalChunkBytes = 1 << 19
+    /// property; very small chunks pay a round trip each. Tk 8.6 reads at most 100000 longs
+    /// (400000 bytes) of a property and fails a larger one with "selection property too
+    /// large" (tkUnixSelect.c, MAX_PROP_WORDS), so no single property may exceed that: 256 KiB.
+    public var incrementalChunkBytes = 1 << 18
     /// How long an INCR transfer may wait for its requestor, in milliseconds.
     public var incrementalTimeoutMilliseconds = 5_000
+    /// How `PasteToFocus` pastes.
+    public var focusPaste = FocusPasteSettings()
 
     /// The defaults.
     public init() {}

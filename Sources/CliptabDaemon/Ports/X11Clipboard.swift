@@ -15,11 +15,14 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     public var onLost: () -> Void = {}
 
     private let display: String?
-    private var service: SelectionService?
+    /// Internal for the paste into the focused window (`X11Clipboard+FocusPaste.swift`).
+    var service: SelectionService?
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
     /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
-    private var secretClear: (deadline: UInt64, acquired: UInt)?
+    var secretClear: (deadline: UInt64, acquired: UInt)?
+    /// The paste into the focused window under way, and those waiting for it to end.
+    var focusPastes = FocusPasteQueue()
 
     /// Makes a clipboard for `display` (nil: no display).
     ///
@@ -32,7 +35,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
 
     /// A live connection, made now if there is none and the display may be back.
     @discardableResult
-    private func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
+    func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
         if let service, !service.isBroken { return service }
         guard let display else { return nil }
         guard force || now >= nextConnectAttempt else { return nil }
@@ -47,6 +50,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                 self.secretClear = nil
                 self.onLost()
             }
+            connected.onTransfer = { [weak self] transfer in self?.focusPasteTransfer(transfer) }
             service = connected
             lastConnectError = ""
             return connected
@@ -56,7 +60,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         }
     }
 
-    private func unavailable() -> CliptabError {
+    func unavailable() -> CliptabError {
         guard display != nil else {
             return CliptabError(
                 .clipboardUnavailable,
@@ -153,6 +157,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         } else if display != nil {
             connectIfNeeded(now: now)
         }
+        processFocusPaste(now: now)
         if let pending = secretClear, now >= pending.deadline {
             secretClear = nil
             // Only the very copy that was made secret is cleared: if another program, or a
@@ -175,6 +180,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             deadlines.append(nextConnectAttempt)
         }
         if let pending = secretClear { deadlines.append(pending.deadline) }
+        if let deadline = focusPastes.nextDeadline { deadlines.append(deadline) }
         return deadlines.min()
     }
 

@@ -19,6 +19,11 @@ public final class DaemonService {
         onClipboardChanged(owned, copiedRowID)
     }
 
+    /// Told what a paste into the focused window noticed; written to the log unless replaced.
+    ///
+    /// Such as nothing to restore, or no fetch in time; never any text.
+    public var onNote: (String) -> Void = { Log.line($0) }
+
     /// Re-reads the configuration; returns the problems found (empty = applied).
     public var reload: () -> [String] = { [] }
 

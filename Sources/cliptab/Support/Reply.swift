@@ -30,6 +30,10 @@ struct Reply {
     func int32(_ index: Int) throws -> Int32 {
         try read { v throws(BusValueMismatch) in try v.int32(at: index) }
     }
+    /// The `b` at `index`.
+    func boolean(_ index: Int) throws -> Bool {
+        try read { v throws(BusValueMismatch) in try v.boolean(at: index) }
+    }
     /// The `u` at `index`.
     func uint32(_ index: Int) throws -> UInt32 {
         try read { v throws(BusValueMismatch) in try v.uint32(at: index) }

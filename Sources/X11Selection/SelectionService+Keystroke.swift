@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+import CX11
+
+/// The paste keystroke: real key events (XTEST) to the focused window, sent on the same
+/// connection that owns the selection, so the owner sees the target's request that follows.
+extension SelectionService {
+    /// True when the X server has XTEST.
+    public var canSendKeystrokes: Bool { connection.hasExtension("XTEST") }
+
+    /// Throws when no keystroke can be sent: the server lacks XTEST, or is gone.
+    public func checkKeystrokes() throws(KeystrokeError) {
+        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard canSendKeystrokes else { throw .noExtension(display: connection.name) }
+    }
+
+    /// The window that has the input focus now and its client window, or nil when the
+    /// focus is None (keys would be discarded).
+    ///
+    /// With the focus following the pointer (PointerRoot, as a bare X server starts) the
+    /// top-level window under the pointer stands for it. The client window is the nearest
+    /// ancestor with `WM_CLASS`, else the first descendant that has one (a window manager's
+    /// frame holds the client inside).
+    public func focusedWindow() -> FocusedWindow? {
+        var focus = connection.inputFocus()
+        let root = connection.rootWindow
+        if focus == UInt(None) { return nil }
+        if focus == UInt(PointerRoot) || focus == root {
+            focus = connection.topLevelUnderPointer()
+            if focus == UInt(None) { return nil }
+        }
+        var current = focus
+        while current != UInt(None) && current != root {
+            if let hint = connection.classHint(of: current) {
+                return FocusedWindow(
+                    window: focus, client: current, instanceName: hint.name, className: hint.className)
+            }
+            guard let tree = connection.tree(of: current) else { break }
+            current = tree.parent
+        }
+        // Breadth first and bounded: a frame's client is one or two levels down.
+        var queue = connection.tree(of: focus)?.children ?? []
+        var visited = 0
+        while !queue.isEmpty && visited < 256 {
+            let window = queue.removeFirst()
+            visited += 1
+            if let hint = connection.classHint(of: window) {
+                return FocusedWindow(
+                    window: focus, client: window, instanceName: hint.name, className: hint.className)
+            }
+            queue += connection.tree(of: window)?.children ?? []
+        }
+        connection.discardUncheckedErrors()
+        return FocusedWindow(window: focus, client: 0, instanceName: "", className: "")
+    }
+
+    /// True when windows `first` and `second` were made by the same X client (the ids share
+    /// the client's base; a client's hidden selection window pairs with its focus window).
+    public func sameClient(_ first: UInt, _ second: UInt) -> Bool {
+        let mask = connection.resourceMask
+        return first & ~mask == second & ~mask
+    }
+
+    /// Sends `chord` as real key events to wherever the keyboard input goes now.
+    ///
+    /// Keys still held (the Super and V of a Super+V shortcut) are released first through
+    /// XTEST, so the target sees exactly the chord: a held modifier would change it, and a
+    /// held V would make the server drop the injected press. With `repressModifiers`, the
+    /// held modifiers are pressed again afterwards; that press stays on the XTEST device
+    /// after the person lets go of the real key, so it is off by default in cliptabd.
+    /// A locked CapsLock is unlocked around the chord (st sees `v`, not `V`, under it),
+    /// and when the active group has no key for the chord's key at level 0, the group that
+    /// has it is locked around the chord. Everything goes out in one batch, flushed.
+    public func sendKeystroke(_ chord: KeyChord, repressModifiers: Bool) throws(KeystrokeError) {
+        try checkKeystrokes()
+        func code(_ keysym: UInt) throws(KeystrokeError) -> UInt8 {
+            let keycode = connection.keycode(for: keysym)
+            guard keycode != 0 else {
+                let name =
+                    XKeysymToString(keysym).map { String(cString: $0) }
+                    ?? "keysym 0x\(String(keysym, radix: 16))"
+                throw .unmappedKey(name)
+            }
+            return keycode
+        }
+        let key = try code(chord.key)
+        var modifiers: [UInt8] = []
+        for keysym in chord.modifiers { modifiers.append(try code(keysym)) }
+
+        let locks = connection.keyboardLocks()
+        var group: Int?
+        if connection.keysym(at: key, group: locks.group) != chord.key {
+            group = (0..<4).first { connection.keysym(at: key, group: $0) == chord.key }
+        }
+        let capsLocked = locks.lockedModifiers & UInt32(LockMask) != 0
+        if let group { connection.lockGroup(group) }
+        if capsLocked { connection.lockModifiers(UInt32(LockMask), on: false) }
+
+        let held = connection.keysDown()
+        let modifierCodes = connection.modifierKeycodes()
+        for keycode in held { connection.fakeKey(keycode, press: false) }
+        for keycode in modifiers { connection.fakeKey(keycode, press: true) }
+        connection.fakeKey(key, press: true)
+        connection.fakeKey(key, press: false)
+        for keycode in modifiers.reversed() { connection.fakeKey(keycode, press: false) }
+        if repressModifiers {
+            for keycode in held where modifierCodes.contains(keycode) {
+                connection.fakeKey(keycode, press: true)
+            }
+        }
+
+        if capsLocked { connection.lockModifiers(UInt32(LockMask), on: true) }
+        if group != nil { connection.lockGroup(locks.group) }
+        connection.flush()
+        if connection.isBroken { throw .connectionLost(display: connection.name) }
+    }
+}

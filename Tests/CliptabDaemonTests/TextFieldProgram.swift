@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Posix
+import TestSupport
+
+/// A program with a text field that writes the field's text to a file after every change,
+/// and prints its window id once it shows (Tk or GTK, through Python).
+final class TextFieldProgram {
+    let process: ChildProcess
+    let window: String
+    let outputPath: String
+
+    /// A Tk entry; `onPaste` replaces Tk's own Ctrl+V handling with Python code run for
+    /// every Ctrl+V (with `r` the root and `e` the entry), or nil for Tk's own.
+    static func tk(on desk: PasteDesk, onPaste: String? = nil) throws -> TextFieldProgram {
+        guard let python = python(running: "import tkinter") else {
+            throw FixtureError("python3 with tkinter is missing (python3-tk)")
+        }
+        var script = """
+            import sys, os, tkinter
+            out = sys.argv[1]
+            r = tkinter.Tk(className='PasteTarget')
+            v = tkinter.StringVar(r)
+            e = tkinter.Entry(r, textvariable=v, width=60)
+            e.pack()
+            def changed(*args):
+                with open(out + '.tmp', 'w', encoding='utf-8') as f:
+                    f.write(v.get())
+                os.replace(out + '.tmp', out)
+            v.trace_add('write', changed)
+            changed()
+            r.update()
+            e.focus_force()
+            print(r.wm_frame(), flush=True)
+
+            """
+        if let onPaste {
+            script +=
+                "def paste(event):\n" + onPaste.split(separator: "\n").map { "    \($0)\n" }.joined()
+                + "    return 'break'\ne.bind('<Control-v>', paste)\n"
+        }
+        script += "r.mainloop()\n"
+        return try TextFieldProgram(desk: desk, command: python, script: script)
+    }
+
+    /// A GTK 3 entry.
+    static func gtk(on desk: PasteDesk) throws -> TextFieldProgram {
+        guard
+            let python = python(
+                running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
+        else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
+        let script = """
+            import sys, os, gi
+            gi.require_version('Gtk', '3.0')
+            gi.require_version('GdkX11', '3.0')
+            from gi.repository import Gtk, GdkX11
+            out = sys.argv[1]
+            w = Gtk.Window(title='paste target')
+            e = Gtk.Entry()
+            w.add(e)
+            def changed(entry):
+                with open(out + '.tmp', 'w', encoding='utf-8') as f:
+                    f.write(entry.get_text())
+                os.replace(out + '.tmp', out)
+            e.connect('changed', changed)
+            changed(e)
+            w.show_all()
+            e.grab_focus()
+            print(hex(w.get_window().get_xid()), flush=True)
+            Gtk.main()
+            """
+        return try TextFieldProgram(desk: desk, command: python, script: script)
+    }
+
+    private init(desk: PasteDesk, command: String, script: String) throws {
+        outputPath = desk.data.appending("field-\(UInt32.random(in: 0...UInt32.max)).txt")
+        process = try desk.start(command, ["-c", script, outputPath])
+        guard let line = process.readLine(timeoutMilliseconds: 20_000), !line.isEmpty else {
+            throw FixtureError("the text field program did not start")
+        }
+        window = line
+        try desk.focus(window)
+    }
+
+    /// The field's text now.
+    var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+
+    /// Waits until the field holds `expected` (false when it never did within 5 s).
+    func waitForText(_ expected: String) -> Bool {
+        (try? waitFor("the field's text", milliseconds: 5_000) { text == expected }) != nil
+    }
+}
+
+/// Finds a `python3` in `PATH` that can run `check` (the first one found may be a separate
+/// installation without the distribution's Tk or GTK bindings).
+func python(running check: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    var seen = Set<String>()
+    for directory in path.split(separator: ":") {
+        let candidate = "\(directory)/python3"
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)) ?? candidate
+        guard seen.insert(resolved).inserted else { continue }
+        let probe = try? ChildProcess.run(candidate, ["-c", check], timeoutMilliseconds: 20_000)
+        if probe?.termination == .exited(0) { return candidate }
+    }
+    return nil
+}

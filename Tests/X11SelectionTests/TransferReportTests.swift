@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+import Posix
+import Testing
+import X11Selection
+
+/// `onTransfer`: the owner says when a client has the whole text, so that a paste can be
+/// seen to happen.
+@Suite(.serialized)
+struct TransferReportTests {
+    @Test func textTargetsReportDeliveryOthersDoNot() throws {
+        let harness = try Harness()
+        var reports: [SelectionTransfer] = []
+        harness.service.onTransfer = { reports.append($0) }
+        let acquired = try harness.service.own(.clipboard, text: Array("hello".utf8), secret: false)
+
+        _ = try harness.run(["xclip", "-selection", "clipboard", "-t", "TARGETS", "-o"])
+        #expect(!reports.isEmpty)
+        #expect(reports.allSatisfy { !$0.textDelivered && $0.acquisitionTime == acquired })
+
+        reports = []
+        let read = try harness.run(["xclip", "-selection", "clipboard", "-o"])
+        #expect(read.outputText == "hello")
+        #expect(reports.filter(\.textDelivered).count == 1)
+        #expect(reports.allSatisfy { $0.selection == .clipboard && $0.acquisitionTime == acquired })
+    }
+
+    /// An incremental transfer reports the delivery once, after its last chunk.
+    @Test func incrementalTransferReportsAtTheEnd() throws {
+        let harness = try Harness(configuration: SelectionConfiguration(incrementalChunkBytes: 4096))
+        var delivered = 0
+        var deliveredWhileTransferring = false
+        harness.service.onTransfer = { [weak service = harness.service] transfer in
+            guard transfer.textDelivered else { return }
+            delivered += 1
+            if (service?.activeTransferCount ?? 0) > 0 { deliveredWhileTransferring = true }
+        }
+        let text = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        try harness.service.own(.clipboard, text: text, secret: false)
+        let read = try harness.run(["xclip", "-selection", "clipboard", "-o"])
+        #expect(read.output.count == text.count)
+        #expect(delivered == 1)
+        #expect(!deliveredWhileTransferring)
+    }
+
+    /// A requestor's windows and the owner's own belong to different clients.
+    @Test func clientsAreToldApart() throws {
+        let harness = try Harness()
+        var requestors: [UInt] = []
+        harness.service.onTransfer = { requestors.append($0.requestor) }
+        try harness.service.own(.clipboard, text: Array("x".utf8), secret: false)
+        // At the same time, so that the server cannot give the second the first's client id.
+        let command = ["xclip", "-selection", "clipboard", "-o"]
+        _ = try harness.run([command, command])
+        let first = try #require(requestors.first)
+        #expect(harness.service.sameClient(first, first | 0x7))
+        #expect(requestors.contains { !harness.service.sameClient(first, $0) }, "\(requestors)")
+    }
+}
