@@ -1,27 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-/// A (section, row) index path.
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The section index.
-    public var section: Int32
-    /// The row index within the section.
-    public var row: Int32
-
-    /// Makes an index path.
-    public init(section: Int32, row: Int32) {
-        self.section = section
-        self.row = row
-    }
-
-    /// Orders by section, then row.
-    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
-        (lhs.section, lhs.row) < (rhs.section, rhs.row)
-    }
-
-    /// "S:R".
-    public var description: String { "\(section):\(row)" }
-}
-
 /// A committed change, as the contract's signals describe it.
 ///
 /// Applying the events in order to a copy of the table's structure gives the table's new structure (UIKit's
@@ -50,34 +28,4 @@ public enum TableEvent: Equatable, Sendable {
     case rowMoved(table: String, revision: UInt64, from: IndexPath, to: IndexPath)
     /// The text of these rows changed.
     case rowsChanged(table: String, revision: UInt64, paths: [IndexPath])
-}
-
-/// Where committed changes are made durable.
-///
-/// The store implements it; tests use `MemoryPersistence`.
-public protocol Persistence: AnyObject {
-    /// Makes `writes` durable as one transaction, or throws `StorageFailure` having changed
-    /// nothing.
-    func commit(_ writes: [StoreWrite]) throws
-}
-
-/// An in-memory persistence for tests: records every committed batch and can be told to
-/// fail, to prove that a failed commit changes nothing.
-public final class MemoryPersistence: Persistence {
-    /// Every batch committed so far.
-    public private(set) var committed: [[StoreWrite]] = []
-    /// When set, the next commit throws this error instead of committing (then clears).
-    public var failNextCommit: CliptabError?
-
-    /// Makes an empty recorder.
-    public init() {}
-
-    /// Records `writes`, or throws the injected failure.
-    public func commit(_ writes: [StoreWrite]) throws {
-        if let failure = failNextCommit {
-            failNextCommit = nil
-            throw failure
-        }
-        committed.append(writes)
-    }
 }

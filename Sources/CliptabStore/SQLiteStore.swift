@@ -3,17 +3,6 @@ import CSQLite3
 import CliptabCore
 import Glibc
 
-/// How hard a commit presses the change to disk.
-public enum Durability: String, Sendable {
-    /// `synchronous=FULL`: a commit survives power loss (the default).
-    case full
-    /// `synchronous=NORMAL`: in WAL mode a commit survives a crash of cliptabd, but the last commits may be
-    /// lost on power loss.
-    ///
-    /// For users who choose speed.
-    case normal
-}
-
 /// The cliptab store: an SQLite database in WAL mode, one transaction per change.
 public final class SQLiteStore: Persistence {
     /// The schema version this build writes.
@@ -324,6 +313,16 @@ public final class SQLiteStore: Persistence {
         database.close()
     }
 
+    /// The `synchronous` setting of the store's own connection, as SQLite reports it: 0 OFF,
+    /// 1 NORMAL, 2 FULL, 3 EXTRA (the setting is per connection, so only this one can tell).
+    public func synchronousLevel() throws -> Int64 {
+        do {
+            return try database.integer("PRAGMA synchronous") ?? -1
+        } catch {
+            throw failure(error, "reading the synchronous setting")
+        }
+    }
+
     /// Makes the next `count` commits fail inside SQLite (a real rolled-back COMMIT).
     public func injectCommitFailures(_ count: Int) {
         database.injectCommitFailures(count)
@@ -446,74 +445,5 @@ public final class SQLiteStore: Persistence {
                 "UPDATE counters SET next_row = ?, next_section = ?, next_table = ?",
                 [id(counters.nextRowID), id(counters.nextSectionID), id(counters.nextTableID)])
         }
-    }
-}
-
-/// The value of environment variable `name`, if set.
-private func environment(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
-}
-
-/// The size of the file at `path`, or nil when there is none.
-private func fileSize(_ path: String) -> Int? {
-    var info = stat()
-    return stat(path, &info) == 0 ? Int(info.st_size) : nil
-}
-
-/// A storage failure for a failed system call.
-private func storageError(_ what: String, _ code: Int32) -> CliptabError {
-    CliptabError(.storageFailure, "\(what): \(String(cString: strerror(code)))")
-}
-
-/// Makes `directory` and its missing parents; the last one gets mode 0700.
-private func makeDirectory(_ directory: String) throws {
-    // A relative directory stays relative: components are joined from "" or "/".
-    var path = directory.hasPrefix("/") ? "" : "."
-    let components = directory.split(separator: "/")
-    for (index, component) in components.enumerated() {
-        path += "/" + component
-        if mkdir(path, index == components.count - 1 ? 0o700 : 0o755) != 0 && errno != EEXIST {
-            throw storageError("cannot create the data directory \(path)", errno)
-        }
-    }
-    var info = stat()
-    guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-        throw CliptabError(.storageFailure, "the data directory \(directory) is not a directory")
-    }
-    if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
-}
-
-/// The exclusive lock of a data directory, so that two daemons (on two buses, say) never write one store at
-/// once.
-///
-/// The kernel drops it when the process ends, even by kill -9.
-public final class StoreLock {
-    private let fileDescriptor: Int32
-
-    private init(fileDescriptor: Int32) {
-        self.fileDescriptor = fileDescriptor
-    }
-
-    deinit { close(fileDescriptor) }
-
-    /// Takes `directory/cliptab.lock` (making the directory if needed), or throws
-    /// `StorageFailure` saying that another cliptabd holds it.
-    public static func take(directory: String) throws -> StoreLock {
-        try makeDirectory(directory)
-        let lockPath = directory + "/cliptab.lock"
-        let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { throw storageError("cannot open the lock file \(lockPath)", errno) }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            close(fd)
-            if code == EWOULDBLOCK {
-                throw CliptabError(
-                    .storageFailure,
-                    "the store in \(directory) is in use by another cliptabd (\(lockPath) is locked); stop that one first"
-                )
-            }
-            throw storageError("cannot lock \(lockPath)", code)
-        }
-        return StoreLock(fileDescriptor: fd)
     }
 }

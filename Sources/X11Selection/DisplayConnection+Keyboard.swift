@@ -15,21 +15,21 @@ extension DisplayConnection {
         return XQueryExtension(handle, name, &opcode, &event, &error) != 0
     }
 
-    /// The window with the input focus: 0 for None, 1 for PointerRoot.
-    func inputFocus() -> UInt {
-        guard !isBroken else { return 0 }
+    /// The window with the input focus: `.none`, `.pointerRoot`, or a window.
+    func inputFocus() -> WindowID {
+        guard !isBroken else { return .none }
         var focus: UInt = 0
         var revert: Int32 = 0
         XGetInputFocus(handle, &focus, &revert)
-        return focus
+        return WindowID(rawValue: focus)
     }
 
     /// The default screen's root window.
-    var rootWindow: UInt { isBroken ? 0 : XDefaultRootWindow(handle) }
+    var rootWindow: WindowID { isBroken ? .none : WindowID(rawValue: XDefaultRootWindow(handle)) }
 
-    /// The child of the root window under the pointer (0 when over the root itself).
-    func topLevelUnderPointer() -> UInt {
-        guard !isBroken else { return 0 }
+    /// The child of the root window under the pointer (`.none` when over the root itself).
+    func topLevelUnderPointer() -> WindowID {
+        guard !isBroken else { return .none }
         var root: UInt = 0
         var child: UInt = 0
         var rootX: Int32 = 0
@@ -37,28 +37,28 @@ extension DisplayConnection {
         var x: Int32 = 0
         var y: Int32 = 0
         var mask: UInt32 = 0
-        XQueryPointer(handle, rootWindow, &root, &child, &rootX, &rootY, &x, &y, &mask)
-        return child
+        XQueryPointer(handle, rootWindow.rawValue, &root, &child, &rootX, &rootY, &x, &y, &mask)
+        return WindowID(rawValue: child)
     }
 
     /// The parent and children of `window`, or nil when it does not exist (any more).
-    func tree(of window: UInt) -> (parent: UInt, children: [UInt])? {
+    func tree(of window: WindowID) -> (parent: WindowID, children: [WindowID])? {
         guard !isBroken else { return nil }
         var root: UInt = 0
         var parent: UInt = 0
         var children: UnsafeMutablePointer<UInt>?
         var count: UInt32 = 0
-        guard XQueryTree(handle, window, &root, &parent, &children, &count) != 0 else { return nil }
+        guard XQueryTree(handle, window.rawValue, &root, &parent, &children, &count) != 0 else { return nil }
         defer { if let children { XFree(children) } }
         let list = children.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
-        return (parent, list)
+        return (WindowID(rawValue: parent), list.map(WindowID.init(rawValue:)))
     }
 
     /// `WM_CLASS` of `window` as (instance name, class name), or nil when it has none.
-    func classHint(of window: UInt) -> (name: String, className: String)? {
+    func classHint(of window: WindowID) -> (name: String, className: String)? {
         guard !isBroken else { return nil }
         var hint = XClassHint()
-        guard XGetClassHint(handle, window, &hint) != 0 else { return nil }
+        guard XGetClassHint(handle, window.rawValue, &hint) != 0 else { return nil }
         defer {
             if let name = hint.res_name { XFree(name) }
             if let className = hint.res_class { XFree(className) }

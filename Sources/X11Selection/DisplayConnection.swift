@@ -2,55 +2,6 @@
 import CX11
 import Glibc
 
-/// X protocol errors that a checked batch of requests caused.
-struct ProtocolFailure: Error, CustomStringConvertible {
-    /// The errors, in the order the server reported them.
-    let records: [ProtocolErrorRecord]
-
-    /// True when one of the errors names a window that does not exist (any more).
-    var isBadWindow: Bool { records.contains { $0.errorCode == UInt8(BadWindow) } }
-
-    /// "X error 3 (request 18, resource 0x…)", one per error.
-    var description: String {
-        records.map { record in
-            "X error \(record.errorCode) (request \(record.requestCode),"
-                + " resource 0x\(String(record.resource, radix: 16)))"
-        }.joined(separator: "; ")
-    }
-}
-
-/// What reading a window property found.
-enum PropertyContents {
-    /// The property does not exist (or the window is gone).
-    case missing
-    /// The property holds more than the allowed bytes; it was left as it is.
-    case tooLarge(byteCount: Int)
-    /// The property's value.
-    case value(PropertyValue)
-}
-
-/// A window property's value, as Xlib returns it in memory.
-struct PropertyValue {
-    /// The property's type atom.
-    let type: UInt
-    /// 8, 16 or 32.
-    let format: Int32
-    /// The items as Xlib lays them out: format 32 items are C `long`s (8 bytes on LP64).
-    let bytes: [UInt8]
-    /// The number of items.
-    let itemCount: Int
-
-    /// The items of a format-32 property (atoms, integers), empty for other formats.
-    var longs: [UInt] {
-        guard format == 32 else { return [] }
-        return bytes.withUnsafeBytes { raw in
-            (0..<itemCount).map {
-                raw.loadUnaligned(fromByteOffset: $0 * MemoryLayout<UInt>.size, as: UInt.self)
-            }
-        }
-    }
-}
-
 /// The connection to an X server: owns the `Display*` and is the only code that calls Xlib.
 ///
 /// Every method is a no-op (or returns "nothing") once the connection is broken: after an
@@ -122,88 +73,100 @@ final class DisplayConnection {
     // MARK: - Atoms and windows
 
     /// Interns `names` in one round trip; 0 for each on a broken connection.
-    func internAtoms(_ names: [String]) -> [UInt] {
+    func internAtoms(_ names: [String]) -> [InternedAtom] {
         var atoms = [UInt](repeating: 0, count: names.count)
-        guard !isBroken, !names.isEmpty else { return atoms }
+        guard !isBroken, !names.isEmpty else { return atoms.map(InternedAtom.init(rawValue:)) }
         var pointers = names.map { strdup($0) }
         defer { for pointer in pointers { free(pointer) } }
         XInternAtoms(handle, &pointers, Int32(names.count), False, &atoms)
-        return atoms
+        return atoms.map(InternedAtom.init(rawValue:))
     }
 
     /// The name of `atom`, or nil when it has none (or the connection is broken).
-    func atomName(_ atom: UInt) -> String? {
-        guard !isBroken, atom != 0, let pointer = XGetAtomName(handle, atom) else { return nil }
+    func atomName(_ atom: InternedAtom) -> String? {
+        guard !isBroken, atom != .none, let pointer = XGetAtomName(handle, atom.rawValue) else { return nil }
         defer { XFree(pointer) }
         return String(cString: pointer)
     }
 
     /// Creates an unmapped 1×1 window on the default root, listening for property changes.
-    func createHiddenWindow(title: String) -> UInt {
-        guard !isBroken else { return 0 }
-        let window = XCreateSimpleWindow(handle, XDefaultRootWindow(handle), -10, -10, 1, 1, 0, 0, 0)
-        XSelectInput(handle, window, PropertyChangeMask)
-        XStoreName(handle, window, title)
+    func createHiddenWindow(title: String) -> WindowID {
+        guard !isBroken else { return .none }
+        let created = XCreateSimpleWindow(handle, XDefaultRootWindow(handle), -10, -10, 1, 1, 0, 0, 0)
+        XSelectInput(handle, created, PropertyChangeMask)
+        XStoreName(handle, created, title)
+        let window = WindowID(rawValue: created)
         // WM_CLASS is "instance\0class\0"; it names the window in xprop and xwininfo -tree.
         let windowClass = Array("cliptab\0Cliptab\0".utf8)
         let classAtom = internAtoms(["WM_CLASS"])[0]
-        changeProperty(window, classAtom, type: UInt(XA_STRING), bytes: windowClass)
+        changeProperty(window, classAtom, type: InternedAtom(rawValue: UInt(XA_STRING)), bytes: windowClass)
         return window
     }
 
     /// Destroys `window`.
-    func destroyWindow(_ window: UInt) {
-        guard !isBroken, window != 0 else { return }
-        XDestroyWindow(handle, window)
+    func destroyWindow(_ window: WindowID) {
+        guard !isBroken, window != .none else { return }
+        XDestroyWindow(handle, window.rawValue)
         XFlush(handle)
     }
 
-    /// Sets this client's event mask on `window` (replacing the previous mask).
-    func selectInput(_ window: UInt, mask: Int) {
+    /// Listens to a requestor's `window` during an incremental transfer: its property
+    /// changes (each deletion asks for the next chunk) and its destruction.
+    func listenForTransfer(on window: WindowID) {
         guard !isBroken else { return }
-        XSelectInput(handle, window, mask)
+        XSelectInput(handle, window.rawValue, PropertyChangeMask | StructureNotifyMask)
+    }
+
+    /// Stops listening to events of `window` (replacing this client's mask with none).
+    func stopListening(to window: WindowID) {
+        guard !isBroken else { return }
+        XSelectInput(handle, window.rawValue, NoEventMask)
     }
 
     // MARK: - Properties
 
     /// Replaces (or, with `append`, extends) a format-8 property.
     func changeProperty(
-        _ window: UInt, _ property: UInt, type: UInt, bytes: UnsafeRawBufferPointer, append: Bool = false
+        _ window: WindowID, _ property: InternedAtom, type: InternedAtom, bytes: UnsafeRawBufferPointer,
+        append: Bool = false
     ) {
         guard !isBroken else { return }
         let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         XChangeProperty(
-            handle, window, property, type, 8, append ? PropModeAppend : PropModeReplace, pointer,
+            handle, window.rawValue, property.rawValue, type.rawValue, 8,
+            append ? PropModeAppend : PropModeReplace, pointer,
             Int32(bytes.count))
     }
 
     /// Replaces a format-8 property with `bytes`.
-    func changeProperty(_ window: UInt, _ property: UInt, type: UInt, bytes: [UInt8]) {
+    func changeProperty(_ window: WindowID, _ property: InternedAtom, type: InternedAtom, bytes: [UInt8]) {
         bytes.withUnsafeBytes { changeProperty(window, property, type: type, bytes: $0) }
     }
 
     /// Replaces a format-32 property with `longs`; Xlib takes format-32 data as C `long`s.
-    func changeProperty(_ window: UInt, _ property: UInt, type: UInt, longs: [UInt]) {
+    func changeProperty(_ window: WindowID, _ property: InternedAtom, type: InternedAtom, longs: [UInt]) {
         guard !isBroken else { return }
         _ = longs.withUnsafeBytes { raw in
             XChangeProperty(
-                handle, window, property, type, 32, PropModeReplace,
+                handle, window.rawValue, property.rawValue, type.rawValue, 32, PropModeReplace,
                 raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(longs.count))
         }
     }
 
     /// Deletes `property` of `window`.
-    func deleteProperty(_ window: UInt, _ property: UInt) {
+    func deleteProperty(_ window: WindowID, _ property: InternedAtom) {
         guard !isBroken else { return }
-        XDeleteProperty(handle, window, property)
+        XDeleteProperty(handle, window.rawValue, property.rawValue)
     }
 
     /// Reads the whole of `property` of `window` in bounded pieces, refusing values larger
     /// than `maxBytes`; deletes the property afterwards (also when refused) if `delete`.
-    func readProperty(_ window: UInt, _ property: UInt, maxBytes: Int, delete: Bool) -> PropertyContents {
+    func readProperty(_ window: WindowID, _ property: InternedAtom, maxBytes: Int, delete: Bool)
+        -> PropertyContents
+    {
         guard !isBroken else { return .missing }
         var bytes: [UInt8] = []
-        var type: UInt = 0
+        var type = InternedAtom.none
         var format: Int32 = 0
         var itemCount = 0
         var offset = 0
@@ -216,12 +179,13 @@ final class DisplayConnection {
             var remaining: UInt = 0
             var data: UnsafeMutablePointer<UInt8>?
             let status = XGetWindowProperty(
-                handle, window, property, offset, pieceUnits, False, UInt(AnyPropertyType), &actualType,
+                handle, window.rawValue, property.rawValue, offset, pieceUnits, False, UInt(AnyPropertyType),
+                &actualType,
                 &actualFormat, &items, &remaining, &data)
             defer { if let data { XFree(data) } }
             guard status == Success, actualType != UInt(None) else { return .missing }
             if offset == 0 {
-                type = actualType
+                type = InternedAtom(rawValue: actualType)
                 format = actualFormat
                 let total = Int(items) * Int(actualFormat) / 8 + Int(remaining)
                 if total > maxBytes {
@@ -249,35 +213,36 @@ final class DisplayConnection {
 
     // MARK: - Selections
 
-    /// Asks the server to make `window` the owner of `selection` as of `time` (`None` gives
+    /// Asks the server to make `window` the owner of `selection` as of `time` (`.none` gives
     /// it up).
-    func setSelectionOwner(_ selection: UInt, _ window: UInt, time: UInt) {
+    func setSelectionOwner(_ selection: InternedAtom, _ window: WindowID, time: ServerTime) {
         guard !isBroken else { return }
-        XSetSelectionOwner(handle, selection, window, time)
+        XSetSelectionOwner(handle, selection.rawValue, window.rawValue, time.rawValue)
     }
 
-    /// The current owner window of `selection` (0 for none, or when broken).
-    func selectionOwner(_ selection: UInt) -> UInt {
-        guard !isBroken else { return 0 }
-        return XGetSelectionOwner(handle, selection)
+    /// The current owner window of `selection` (`.none` for none, or when broken).
+    func selectionOwner(_ selection: InternedAtom) -> WindowID {
+        guard !isBroken else { return .none }
+        return WindowID(rawValue: XGetSelectionOwner(handle, selection.rawValue))
     }
 
     /// Asks the owner of `selection` to convert it to `target` into `property` of `requestor`.
-    func convertSelection(_ selection: UInt, target: UInt, property: UInt, requestor: UInt, time: UInt) {
-        guard !isBroken else { return }
-        XConvertSelection(handle, selection, target, property, requestor, time)
-    }
-
-    /// Sends the ICCCM reply to a SelectionRequest: property 0 (`None`) refuses it.
-    func sendSelectionNotify(
-        requestor: UInt, selection: UInt, target: UInt, property: UInt, time: UInt
+    func convertSelection(
+        _ selection: InternedAtom, target: InternedAtom, property: InternedAtom, requestor: WindowID,
+        time: ServerTime
     ) {
         guard !isBroken else { return }
-        var event = XEvent()
-        event.xselection = XSelectionEvent(
-            type: SelectionNotify, serial: 0, send_event: True, display: handle, requestor: requestor,
-            selection: selection, target: target, property: property, time: time)
-        XSendEvent(handle, requestor, False, NoEventMask, &event)
+        XConvertSelection(
+            handle, selection.rawValue, target.rawValue, property.rawValue, requestor.rawValue, time.rawValue)
+    }
+
+    /// Sends the ICCCM reply to a SelectionRequest to its requestor: property `.none`
+    /// refuses it.
+    func send(_ reply: ServerEvent.ConversionReply) {
+        guard !isBroken else { return }
+        reply.withXEvent(display: handle) { event in
+            _ = XSendEvent(handle, reply.requestor.rawValue, False, NoEventMask, event)
+        }
     }
 
     // MARK: - Events and errors
@@ -289,19 +254,23 @@ final class DisplayConnection {
     }
 
     /// Removes the next queued event; call only when `pendingEventCount() > 0`.
-    func nextEvent() -> XEvent {
-        var event = XEvent()
-        guard !isBroken else { return event }
-        XNextEvent(handle, &event)
-        return event
+    func nextEvent() -> ServerEvent {
+        guard !isBroken else { return .other }
+        return ServerEvent.receive { event in
+            XNextEvent(handle, event)
+            return true
+        } ?? .other
     }
 
-    /// Removes and returns the first event of `type` for `window`, reading the socket if
+    /// Removes and returns the first PropertyNotify for `window`, reading the socket if
     /// needed; nil when there is none yet.
-    func takeEvent(window: UInt, type: Int32) -> XEvent? {
+    func takePropertyChange(window: WindowID) -> ServerEvent.PropertyChange? {
         guard !isBroken else { return nil }
-        var event = XEvent()
-        return XCheckTypedWindowEvent(handle, window, type, &event) != 0 ? event : nil
+        let event = ServerEvent.receive { event in
+            XCheckTypedWindowEvent(handle, window.rawValue, PropertyNotify, event) != 0
+        }
+        guard case .propertyChange(let change)? = event else { return nil }
+        return change
     }
 
     /// Sends buffered requests.
@@ -382,12 +351,12 @@ final class DisplayConnection {
     /// UTF-8 of a text property of type `encoding` (COMPOUND_TEXT, STRING, …) via Xlib.
     ///
     /// List elements are joined with NUL. Nil when Xlib cannot convert it.
-    func utf8(fromTextProperty bytes: [UInt8], encoding: UInt) -> [UInt8]? {
+    func utf8(fromTextProperty bytes: [UInt8], encoding: InternedAtom) -> [UInt8]? {
         guard !isBroken else { return nil }
         var copy = bytes
         return copy.withUnsafeMutableBufferPointer { buffer -> [UInt8]? in
             var property = XTextProperty(
-                value: buffer.baseAddress, encoding: encoding, format: 8, nitems: UInt(buffer.count))
+                value: buffer.baseAddress, encoding: encoding.rawValue, format: 8, nitems: UInt(buffer.count))
             var list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
             var count: Int32 = 0
             let status = Xutf8TextPropertyToTextList(handle, &property, &list, &count)

@@ -3,47 +3,47 @@
 /// The atoms the service uses, interned once in one round trip.
 struct KnownAtoms {
     /// `CLIPBOARD`.
-    let clipboard: UInt
+    let clipboard: InternedAtom
     /// `PRIMARY`.
-    let primary: UInt
+    let primary: InternedAtom
     /// `TARGETS`: the list of targets an owner offers.
-    let targets: UInt
+    let targets: InternedAtom
     /// `TIMESTAMP`: the time the owner acquired the selection.
-    let timestamp: UInt
+    let timestamp: InternedAtom
     /// `MULTIPLE`: several conversions in one request.
-    let multiple: UInt
+    let multiple: InternedAtom
     /// `ATOM_PAIR`: the type of a MULTIPLE parameter list.
-    let atomPair: UInt
+    let atomPair: InternedAtom
     /// `UTF8_STRING`.
-    let utf8String: UInt
+    let utf8String: InternedAtom
     /// `STRING` (ISO 8859-1).
-    let string: UInt
+    let string: InternedAtom
     /// `TEXT`: answered as STRING or COMPOUND_TEXT.
-    let text: UInt
+    let text: InternedAtom
     /// `COMPOUND_TEXT`.
-    let compoundText: UInt
+    let compoundText: InternedAtom
     /// `text/plain;charset=utf-8`.
-    let plainTextUTF8: UInt
+    let plainTextUTF8: InternedAtom
     /// `text/plain` (US-ASCII).
-    let plainText: UInt
+    let plainText: InternedAtom
     /// `x-kde-passwordManagerHint`: `secret` keeps a copy out of clipboard histories.
-    let passwordManagerHint: UInt
+    let passwordManagerHint: InternedAtom
     /// `SAVE_TARGETS`: the clipboard manager hand-over.
-    let saveTargets: UInt
+    let saveTargets: InternedAtom
     /// `CLIPBOARD_MANAGER`: the selection a clipboard manager owns.
-    let clipboardManager: UInt
+    let clipboardManager: InternedAtom
     /// `INCR`: the type announcing an incremental transfer.
-    let incremental: UInt
+    let incremental: InternedAtom
     /// `NULL`: the type of a side-effect target's empty reply.
-    let null: UInt
+    let null: InternedAtom
     /// `ATOM`.
-    let atom: UInt
+    let atom: InternedAtom
     /// `INTEGER`.
-    let integer: UInt
+    let integer: InternedAtom
     /// The property on our window whose zero-length appends yield server timestamps.
-    let timestampProperty: UInt
+    let timestampProperty: InternedAtom
     /// The property on our window that lists the targets a clipboard manager should save.
-    let saveTargetsProperty: UInt
+    let saveTargetsProperty: InternedAtom
 
     /// Interns every atom in one round trip.
     init(connection: DisplayConnection) {
@@ -78,7 +78,7 @@ struct KnownAtoms {
     }
 
     /// The atom of `selection`.
-    func atom(for selection: SelectionName) -> UInt {
+    func atom(for selection: SelectionName) -> InternedAtom {
         switch selection {
         case .clipboard: return clipboard
         case .primary: return primary
@@ -86,7 +86,7 @@ struct KnownAtoms {
     }
 
     /// The selection named by `atom`, if it is one of ours.
-    func selection(for atom: UInt) -> SelectionName? {
+    func selection(for atom: InternedAtom) -> SelectionName? {
         switch atom {
         case clipboard: return .clipboard
         case primary: return .primary

@@ -1,13 +1,5 @@
 // SPDX-License-Identifier: MIT
 
-/// What one reply to a SelectionRequest writes into the requestor's property.
-enum Reply {
-    /// Format-8 data of the given type.
-    case bytes(type: UInt, WipingBuffer)
-    /// Format-32 data (atoms, integers) of the given type, as C `long`s.
-    case longs(type: UInt, [UInt])
-}
-
 /// A selection this client owns: the text, whether it is a secret, and the server time at
 /// which ownership was acquired (ICCCM §2.1: needed for TIMESTAMP, for refusing older
 /// requests, for ignoring stale SelectionClear events and for releasing it).
@@ -17,13 +9,13 @@ struct Ownership {
     /// True for passwords: adds the password-manager hint, never handed to a manager.
     let secret: Bool
     /// The acquisition timestamp.
-    let time: UInt
+    let time: ServerTime
     /// Which selection.
     let selection: SelectionName
 
     /// The targets to list in a TARGETS reply (ICCCM §2.6.2: every target, including
     /// TARGETS, MULTIPLE and TIMESTAMP).
-    func targets(_ atoms: KnownAtoms) -> [UInt] {
+    func targets(_ atoms: KnownAtoms) -> [InternedAtom] {
         var list = [
             atoms.targets, atoms.timestamp, atoms.multiple, atoms.utf8String, atoms.plainTextUTF8,
             atoms.plainText, atoms.string, atoms.text, atoms.compoundText,
@@ -39,17 +31,17 @@ struct Ownership {
 
     /// The targets a clipboard manager should save: the text targets, not the side-effect
     /// and meta targets.
-    static func savedTargets(_ atoms: KnownAtoms) -> [UInt] {
+    static func savedTargets(_ atoms: KnownAtoms) -> [InternedAtom] {
         [atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText]
     }
 
     /// The reply for `target` (MULTIPLE excluded), or nil to refuse it.
-    func reply(to target: UInt, atoms: KnownAtoms, connection: DisplayConnection) -> Reply? {
+    func reply(to target: InternedAtom, atoms: KnownAtoms, connection: DisplayConnection) -> Reply? {
         switch target {
         case atoms.targets:
-            return .longs(type: atoms.atom, targets(atoms))
+            return .longs(type: atoms.atom, targets(atoms).map(\.rawValue))
         case atoms.timestamp:
-            return .longs(type: atoms.integer, [time])
+            return .longs(type: atoms.integer, [time.rawValue])
         case atoms.utf8String, atoms.plainTextUTF8:
             return .bytes(type: target, text)
         case atoms.plainText:

@@ -1,20 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CX11
 
-/// One X protocol error as the error handler saw it.
-struct ProtocolErrorRecord: Equatable, Sendable {
-    /// The address of the connection the failed request was sent on (only compared).
-    let display: Int
-    /// The serial number of the failed request.
-    let serial: UInt
-    /// The error code, such as `BadWindow` (3).
-    let errorCode: UInt8
-    /// The major opcode of the failed request, such as `X_ChangeProperty` (18).
-    let requestCode: UInt8
-    /// The resource the request named (window, atom, …).
-    let resource: UInt
-}
-
 /// The process-wide X error handler and the errors it recorded.
 ///
 /// Xlib keeps one error handler per process, and its default handler calls `exit` on any
@@ -35,11 +21,7 @@ enum ProtocolErrors {
     static func installHandlers() {
         XSetErrorHandler { display, event in
             guard let event else { return 0 }
-            ProtocolErrors.record(
-                ProtocolErrorRecord(
-                    display: Int(bitPattern: display), serial: event.pointee.serial,
-                    errorCode: event.pointee.error_code,
-                    requestCode: event.pointee.request_code, resource: event.pointee.resourceid))
+            ProtocolErrors.record(ServerEvent.errorRecord(display: display, event.pointee))
             // The return value is ignored by Xlib.
             return 0
         }

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CX11
-
 /// Writes replies into requestors' properties — incrementally (ICCCM §2.7.2, INCR) when
 /// they are larger than one chunk — and drives the incremental transfers in flight.
 ///
@@ -10,12 +8,12 @@ import CX11
 /// ownership is lost or released.
 final class ReplyWriter {
     private struct TransferKey: Hashable {
-        let requestor: UInt
-        let property: UInt
+        let requestor: WindowID
+        let property: InternedAtom
     }
 
     private struct Transfer {
-        let type: UInt
+        let type: InternedAtom
         let data: WipingBuffer
         var offset: Int
         var deadline: UInt64
@@ -23,7 +21,7 @@ final class ReplyWriter {
     }
 
     private let connection: DisplayConnection
-    private let ownWindow: UInt
+    private let ownWindow: WindowID
     private let atoms: KnownAtoms
     private let chunkBytes: Int
     private let timeoutMilliseconds: UInt64
@@ -32,7 +30,7 @@ final class ReplyWriter {
     /// Makes a writer that sends chunks of at most `chunkBytes` and drops a transfer that
     /// stalls for `timeoutMilliseconds`.
     init(
-        connection: DisplayConnection, ownWindow: UInt, atoms: KnownAtoms, chunkBytes: Int,
+        connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms, chunkBytes: Int,
         timeoutMilliseconds: Int
     ) {
         self.connection = connection
@@ -54,7 +52,8 @@ final class ReplyWriter {
     /// `whenComplete` runs once the requestor has the whole reply: at once for a single
     /// property, after the last chunk for INCR (never, when the transfer is dropped).
     func write(
-        _ reply: Reply, requestor: UInt, property: UInt, now: UInt64, whenComplete: (() -> Void)? = nil
+        _ reply: Reply, requestor: WindowID, property: InternedAtom, now: UInt64,
+        whenComplete: (() -> Void)? = nil
     ) -> Bool {
         let key = TransferKey(requestor: requestor, property: property)
         // A new request into the same property means the requestor abandoned the old one.
@@ -72,7 +71,7 @@ final class ReplyWriter {
                     // ICCCM §2.7.2: listen for the requestor deleting the property (each
                     // deletion asks for the next chunk) and for its window going away.
                     if requestor != ownWindow {
-                        connection.selectInput(requestor, mask: PropertyChangeMask | StructureNotifyMask)
+                        connection.listenForTransfer(on: requestor)
                     }
                     // The INCR value is a lower bound on the size, as one C long.
                     connection.changeProperty(
@@ -97,7 +96,7 @@ final class ReplyWriter {
     ///
     /// After the last chunk, a zero-length property of the same type ends the transfer.
     /// False when the event is not about a transfer.
-    func propertyDeleted(window: UInt, property: UInt, now: UInt64) -> Bool {
+    func propertyDeleted(window: WindowID, property: InternedAtom, now: UInt64) -> Bool {
         let key = TransferKey(requestor: window, property: property)
         guard var transfer = transfers[key] else { return false }
         let start = transfer.offset
@@ -132,7 +131,7 @@ final class ReplyWriter {
     }
 
     /// Drops every transfer to `window`, which was destroyed.
-    func windowDestroyed(_ window: UInt) {
+    func windowDestroyed(_ window: WindowID) {
         transfers = transfers.filter { $0.key.requestor != window }
     }
 
@@ -155,11 +154,11 @@ final class ReplyWriter {
 
     /// Stops listening to `requestor` once no transfer to it remains (our own window keeps
     /// its mask).
-    private func deselectIfIdle(_ requestor: UInt) {
+    private func deselectIfIdle(_ requestor: WindowID) {
         guard requestor != ownWindow, !transfers.keys.contains(where: { $0.requestor == requestor }) else {
             return
         }
         // Unchecked: the window may already be gone, and a BadWindow here changes nothing.
-        connection.selectInput(requestor, mask: NoEventMask)
+        connection.stopListening(to: requestor)
     }
 }

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CX11
-
 /// The requestor side (ICCCM §2.4, §2.7.2): asynchronous reads of a selection owned by
 /// another client, driven by the events of the service's loop.
 ///
@@ -14,25 +12,25 @@ final class SelectionReader {
 
     private enum Stage {
         case queued
-        case converting(target: UInt)
+        case converting(target: InternedAtom)
         case receivingIncrements
     }
 
     private final class PendingRead {
         let selection: SelectionName
-        let property: UInt
+        let property: InternedAtom
         let deadline: UInt64
         let timeoutMilliseconds: Int
         let maxBytes: Int
         let completion: Completion
         var stage: Stage = .queued
         /// Targets still to try when the owner refused TARGETS.
-        var fallbackTargets: [UInt] = []
+        var fallbackTargets: [InternedAtom] = []
         var received: [UInt8] = []
-        var receivedType: UInt = 0
+        var receivedType = InternedAtom.none
 
         init(
-            selection: SelectionName, property: UInt, deadline: UInt64, timeoutMilliseconds: Int,
+            selection: SelectionName, property: InternedAtom, deadline: UInt64, timeoutMilliseconds: Int,
             maxBytes: Int, completion: @escaping Completion
         ) {
             self.selection = selection
@@ -60,21 +58,21 @@ final class SelectionReader {
     }
 
     private let connection: DisplayConnection
-    private let ownWindow: UInt
+    private let ownWindow: WindowID
     private let atoms: KnownAtoms
     private var reads: [PendingRead] = []
-    private var freeProperties: [UInt] = []
+    private var freeProperties: [InternedAtom] = []
     /// Properties of reads that ended while the owner may still write (timeout, size cap):
     /// never reused, and emptied whenever the owner writes, so that an owner in the middle
     /// of an INCR transfer runs to its end instead of waiting on us.
-    private var abandonedProperties: Set<UInt> = []
+    private var abandonedProperties: Set<InternedAtom> = []
     private var propertiesMade = 0
 
     /// Answers reads of a selection this client owns by the time the read starts.
     var ownedText: (SelectionName) -> WipingBuffer? = { _ in nil }
 
     /// Makes a reader that receives into properties of `ownWindow`.
-    init(connection: DisplayConnection, ownWindow: UInt, atoms: KnownAtoms) {
+    init(connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms) {
         self.connection = connection
         self.ownWindow = ownWindow
         self.atoms = atoms
@@ -102,7 +100,7 @@ final class SelectionReader {
     // MARK: - Events
 
     /// Handles a SelectionNotify sent to our window; false when no read expected it.
-    func selectionNotified(_ event: XSelectionEvent) -> Bool {
+    func selectionNotified(_ event: ServerEvent.ConversionReply) -> Bool {
         if abandonedProperties.contains(event.property) {
             connection.deleteProperty(ownWindow, event.property)
             return true
@@ -110,9 +108,9 @@ final class SelectionReader {
         guard let selection = atoms.selection(for: event.selection),
             let read = reads.first(where: { $0.selection == selection && $0.isConverting }),
             case .converting(let target) = read.stage,
-            event.property == read.property || (event.property == UInt(None) && event.target == target)
+            event.property == read.property || (event.property == .none && event.target == target)
         else { return false }
-        if event.property == UInt(None) {
+        if event.property == .none {
             refused(read, target: target)
         } else if target == atoms.targets {
             receivedTargets(read)
@@ -125,15 +123,15 @@ final class SelectionReader {
     /// Handles a PropertyNotify on our window (a new INCR chunk for a read).
     ///
     /// Returns false when the property belongs to no read.
-    func propertyChanged(_ event: XPropertyEvent) -> Bool {
-        if abandonedProperties.contains(event.atom) {
-            if event.state == PropertyNewValue { connection.deleteProperty(ownWindow, event.atom) }
+    func propertyChanged(_ event: ServerEvent.PropertyChange) -> Bool {
+        if abandonedProperties.contains(event.property) {
+            if !event.isDeletion { connection.deleteProperty(ownWindow, event.property) }
             return true
         }
-        guard let read = reads.first(where: { $0.property == event.atom }) else { return false }
+        guard let read = reads.first(where: { $0.property == event.property }) else { return false }
         // Only a new value matters, and only once the transfer started; our own deletions
         // and the value written before the SelectionNotify are ignored.
-        guard event.state == PropertyNewValue, read.isReceivingIncrements else { return true }
+        guard !event.isDeletion, read.isReceivingIncrements else { return true }
         let limit = read.maxBytes - read.received.count
         switch connection.readProperty(ownWindow, read.property, maxBytes: limit, delete: true) {
         case .missing:
@@ -146,7 +144,7 @@ final class SelectionReader {
             // ICCCM §2.7.2: a zero-length property ends the transfer.
             var bytes = read.received
             read.received = []
-            deliver(read, bytes: &bytes, type: read.receivedType == 0 ? value.type : read.receivedType)
+            deliver(read, bytes: &bytes, type: read.receivedType == .none ? value.type : read.receivedType)
         case .value(let value):
             read.received.append(contentsOf: value.bytes)
             read.receivedType = value.type
@@ -187,7 +185,7 @@ final class SelectionReader {
             // would wait forever (ICCCM §2.4 via Qt's note).
             var bytes = text.copiedBytes
             deliver(read, bytes: &bytes, type: atoms.utf8String)
-        } else if connection.selectionOwner(atoms.atom(for: selection)) == UInt(None) {
+        } else if connection.selectionOwner(atoms.atom(for: selection)) == .none {
             let message = "nothing to paste: no program owns \(selection)"
             finish(read, .failure(.empty(message)), reuseProperty: true)
         } else {
@@ -196,7 +194,7 @@ final class SelectionReader {
         }
     }
 
-    private func convert(_ read: PendingRead, target: UInt) {
+    private func convert(_ read: PendingRead, target: InternedAtom) {
         read.stage = .converting(target: target)
         // ICCCM §2.4: the property should not exist before the conversion.
         connection.deleteProperty(ownWindow, read.property)
@@ -204,11 +202,11 @@ final class SelectionReader {
         // time from; owners accept CurrentTime requests.
         connection.convertSelection(
             atoms.atom(for: read.selection), target: target, property: read.property, requestor: ownWindow,
-            time: UInt(CurrentTime))
+            time: .current)
         connection.flush()
     }
 
-    private func refused(_ read: PendingRead, target: UInt) {
+    private func refused(_ read: PendingRead, target: InternedAtom) {
         if target == atoms.targets {
             // An owner that does not answer TARGETS may still convert to text.
             read.fallbackTargets = [atoms.utf8String, atoms.string]
@@ -229,7 +227,7 @@ final class SelectionReader {
             refused(read, target: atoms.targets)
             return
         }
-        let offered = value.longs
+        let offered = value.atoms
         // Best first: UTF-8 is lossless; STRING is Latin-1 only; COMPOUND_TEXT needs Xlib.
         let preference = [
             atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText, atoms.text,
@@ -268,7 +266,7 @@ final class SelectionReader {
     }
 
     /// Converts received bytes of `type` to UTF-8 and completes the read.
-    private func deliver(_ read: PendingRead, bytes: inout [UInt8], type: UInt) {
+    private func deliver(_ read: PendingRead, bytes: inout [UInt8], type: InternedAtom) {
         var text: [UInt8]?
         switch type {
         case atoms.string:
@@ -316,7 +314,7 @@ final class SelectionReader {
     }
 
     /// A property of our window that no outstanding read uses.
-    private func takeProperty() -> UInt {
+    private func takeProperty() -> InternedAtom {
         if let property = freeProperties.popLast() { return property }
         propertiesMade += 1
         return connection.internAtoms(["CLIPTAB_SELECTION_\(propertiesMade)"])[0]

@@ -23,16 +23,17 @@ extension SelectionService {
     public func focusedWindow() -> FocusedWindow? {
         var focus = connection.inputFocus()
         let root = connection.rootWindow
-        if focus == UInt(None) { return nil }
-        if focus == UInt(PointerRoot) || focus == root {
+        if focus == .none { return nil }
+        if focus == .pointerRoot || focus == root {
             focus = connection.topLevelUnderPointer()
-            if focus == UInt(None) { return nil }
+            if focus == .none { return nil }
         }
         var current = focus
-        while current != UInt(None) && current != root {
+        while current != .none && current != root {
             if let hint = connection.classHint(of: current) {
                 return FocusedWindow(
-                    window: focus, client: current, instanceName: hint.name, className: hint.className)
+                    window: focus.rawValue, client: current.rawValue, instanceName: hint.name,
+                    className: hint.className)
             }
             guard let tree = connection.tree(of: current) else { break }
             current = tree.parent
@@ -45,12 +46,13 @@ extension SelectionService {
             visited += 1
             if let hint = connection.classHint(of: window) {
                 return FocusedWindow(
-                    window: focus, client: window, instanceName: hint.name, className: hint.className)
+                    window: focus.rawValue, client: window.rawValue, instanceName: hint.name,
+                    className: hint.className)
             }
             queue += connection.tree(of: window)?.children ?? []
         }
         connection.discardUncheckedErrors()
-        return FocusedWindow(window: focus, client: 0, instanceName: "", className: "")
+        return FocusedWindow(window: focus.rawValue, client: 0, instanceName: "", className: "")
     }
 
     /// True when windows `first` and `second` were made by the same X client (the ids share

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CX11
 import Glibc
 
 /// Owns and reads the X selections for a single-threaded program driven by one `poll()`
@@ -16,7 +15,7 @@ import Glibc
 public final class SelectionService {
     /// Internal for the paste keystroke's extension (`SelectionService+Keystroke.swift`).
     let connection: DisplayConnection
-    private let window: UInt
+    private let window: WindowID
     let atoms: KnownAtoms
     private let configuration: SelectionConfiguration
     private let writer: ReplyWriter
@@ -24,7 +23,7 @@ public final class SelectionService {
     private var ownerships: [SelectionName: Ownership] = [:]
     /// PropertyNotify events taken out of the queue while waiting for a timestamp; they
     /// are handled first by the next `processEvents(now:)`.
-    private var deferredEvents: [XEvent] = []
+    private var deferredEvents: [ServerEvent] = []
     /// The result of a clipboard-manager hand-over in progress: nil until it answers.
     private var handOverAnswer: Bool?
     private var brokenHandled = false
@@ -139,36 +138,34 @@ public final class SelectionService {
         return [writer.nextDeadline, reader.nextDeadline].compactMap { $0 }.min()
     }
 
-    private func dispatch(_ event: XEvent, now: UInt64) {
+    private func dispatch(_ event: ServerEvent, now: UInt64) {
         defer {
             let reports = transferReports
             transferReports = []
             for report in reports { onTransfer?(report) }
         }
-        switch event.type {
-        case SelectionRequest:
-            serve(event.xselectionrequest, now: now)
-        case SelectionClear:
-            selectionCleared(event.xselectionclear)
-        case SelectionNotify:
-            let notification = event.xselection
+        switch event {
+        case .selectionRequest(let request):
+            serve(request, now: now)
+        case .selectionClear(let selection, let time):
+            selectionCleared(selection, time: time)
+        case .selectionNotify(let notification):
             if notification.selection == atoms.clipboardManager && notification.target == atoms.saveTargets {
-                handOverAnswer = notification.property != UInt(None)
+                handOverAnswer = notification.property != .none
                 connection.deleteProperty(window, atoms.saveTargetsProperty)
             } else {
                 _ = reader.selectionNotified(notification)
             }
-        case PropertyNotify:
-            let change = event.xproperty
-            if change.state == PropertyDelete
-                && writer.propertyDeleted(window: change.window, property: change.atom, now: now)
+        case .propertyChange(let change):
+            if change.isDeletion
+                && writer.propertyDeleted(window: change.window, property: change.property, now: now)
             {
                 break
             }
             if change.window == window { _ = reader.propertyChanged(change) }
-        case DestroyNotify:
-            writer.windowDestroyed(event.xdestroywindow.window)
-        default:
+        case .windowDestroyed(let destroyed):
+            writer.windowDestroyed(destroyed)
+        case .other:
             break
         }
     }
@@ -198,7 +195,9 @@ public final class SelectionService {
     /// hint and keeps the text from clipboard managers. The bytes are copied into memory
     /// that is zeroed on release; the caller's array is the caller's to wipe.
     @discardableResult
-    public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError) -> UInt {
+    public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError)
+        -> ServerTime
+    {
         guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
         guard TextEncoding.isValidUTF8(text) else { throw .invalidText }
         let buffer = WipingBuffer.copying(text)
@@ -225,7 +224,7 @@ public final class SelectionService {
         let atom = atoms.atom(for: selection)
         // Two clients can acquire within the same millisecond; asking first closes that gap.
         guard connection.selectionOwner(atom) == window else { return }
-        connection.setSelectionOwner(atom, UInt(None), time: ownership.time)
+        connection.setSelectionOwner(atom, .none, time: ownership.time)
         connection.flush()
     }
 
@@ -240,13 +239,13 @@ public final class SelectionService {
     }
 
     /// The acquisition timestamp of `selection`, or nil when not owned.
-    public func acquisitionTime(_ selection: SelectionName) -> UInt? {
+    public func acquisitionTime(_ selection: SelectionName) -> ServerTime? {
         ownerships[selection]?.time
     }
 
     /// A fresh server timestamp: the time of the PropertyNotify for a zero-length append to
     /// our own window's property (ICCCM §2.1 "Convention").
-    private func serverTimestamp() throws(SelectionError) -> UInt {
+    private func serverTimestamp() throws(SelectionError) -> ServerTime {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         connection.changeProperty(
             window, atoms.timestampProperty, type: atoms.integer, bytes: empty, append: true)
@@ -254,13 +253,9 @@ public final class SelectionService {
         let bound = configuration.timestampTimeoutMilliseconds
         let deadline = monotonicMilliseconds() + UInt64(max(bound, 0))
         while true {
-            while let event = connection.takeEvent(window: window, type: PropertyNotify) {
-                if event.xproperty.atom == atoms.timestampProperty
-                    && event.xproperty.state == PropertyNewValue
-                {
-                    return event.xproperty.time
-                }
-                deferredEvents.append(event)
+            while let change = connection.takePropertyChange(window: window) {
+                if change.property == atoms.timestampProperty && !change.isDeletion { return change.time }
+                deferredEvents.append(.propertyChange(change))
             }
             if connection.isBroken { throw .connectionLost(display: connection.name) }
             let now = monotonicMilliseconds()
@@ -271,22 +266,24 @@ public final class SelectionService {
 
     // MARK: - Serving (ICCCM §2.2, §2.6)
 
-    private func serve(_ request: XSelectionRequestEvent, now: UInt64) {
+    private func serve(_ request: ServerEvent.ConversionRequest, now: UInt64) {
         // ICCCM §2.2: an obsolete requestor names no property; the target is the property.
-        let property = request.property == UInt(None) ? request.target : request.property
-        let refuse = {
-            self.connection.sendSelectionNotify(
-                requestor: request.requestor, selection: request.selection, target: request.target,
-                property: UInt(None), time: request.time)
+        let property = request.property == .none ? request.target : request.property
+        let answer = { (property: InternedAtom) in
+            self.connection.send(
+                ServerEvent.ConversionReply(
+                    requestor: request.requestor, selection: request.selection, target: request.target,
+                    property: property, time: request.time))
         }
+        let refuse = { answer(.none) }
         guard request.owner == window, let selection = atoms.selection(for: request.selection),
             let ownership = ownerships[selection]
         else { return refuse() }
         // ICCCM §2.2: refuse requests made before we acquired the selection.
-        if request.time != UInt(CurrentTime) && request.time < ownership.time { return refuse() }
+        if request.time != .current && request.time < ownership.time { return refuse() }
         if request.target == atoms.multiple {
             // ICCCM §2.6.2: MULTIPLE needs its parameter property.
-            guard request.property != UInt(None), serveMultiple(request, ownership: ownership, now: now)
+            guard request.property != .none, serveMultiple(request, ownership: ownership, now: now)
             else {
                 report(request.requestor, ownership, textDelivered: false)
                 return refuse()
@@ -304,37 +301,37 @@ public final class SelectionService {
             }
         }
         report(request.requestor, ownership, textDelivered: false)
-        connection.sendSelectionNotify(
-            requestor: request.requestor, selection: request.selection, target: request.target,
-            property: property, time: request.time)
+        answer(property)
     }
 
     /// ICCCM §2.6.2: converts each (target, property) pair in order, independently; a pair
     /// that fails gets its property replaced by None, and the list is written back.
-    private func serveMultiple(_ request: XSelectionRequestEvent, ownership: Ownership, now: UInt64) -> Bool {
+    private func serveMultiple(
+        _ request: ServerEvent.ConversionRequest, ownership: Ownership, now: UInt64
+    ) -> Bool {
         let contents = connection.readProperty(
             request.requestor, request.property, maxBytes: 1 << 16, delete: false)
         guard case .value(let parameters) = contents, parameters.format == 32 else { return false }
-        var pairs = parameters.longs
+        var pairs = parameters.atoms
         guard pairs.count % 2 == 0 else { return false }
         for index in stride(from: 0, to: pairs.count, by: 2) {
             let target = pairs[index]
             let property = pairs[index + 1]
             var converted = false
             // No nested MULTIPLE, and every pair needs a property.
-            if target != atoms.multiple && property != UInt(None),
+            if target != atoms.multiple && property != .none,
                 let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
             {
                 converted = writer.write(
                     reply, requestor: request.requestor, property: property, now: now,
                     whenComplete: textDelivered(to: request.requestor, target: target, ownership: ownership))
             }
-            if !converted { pairs[index + 1] = UInt(None) }
+            if !converted { pairs[index + 1] = .none }
         }
         do {
             try connection.checked {
                 connection.changeProperty(
-                    request.requestor, request.property, type: parameters.type, longs: pairs)
+                    request.requestor, request.property, type: parameters.type, longs: pairs.map(\.rawValue))
             }
         } catch {
             return false
@@ -343,7 +340,9 @@ public final class SelectionService {
     }
 
     /// For a text target, the completion that reports the delivered text; nil otherwise.
-    private func textDelivered(to requestor: UInt, target: UInt, ownership: Ownership) -> (() -> Void)? {
+    private func textDelivered(
+        to requestor: WindowID, target: InternedAtom, ownership: Ownership
+    ) -> (() -> Void)? {
         let text = [
             atoms.utf8String, atoms.plainTextUTF8, atoms.plainText, atoms.string, atoms.text,
             atoms.compoundText,
@@ -352,22 +351,23 @@ public final class SelectionService {
         return { [weak self] in self?.report(requestor, ownership, textDelivered: true) }
     }
 
-    private func report(_ requestor: UInt, _ ownership: Ownership, textDelivered: Bool) {
+    private func report(_ requestor: WindowID, _ ownership: Ownership, textDelivered: Bool) {
         transferReports.append(
             SelectionTransfer(
-                selection: ownership.selection, requestor: requestor, acquisitionTime: ownership.time,
+                selection: ownership.selection, requestor: requestor.rawValue,
+                acquisitionTime: ownership.time,
                 textDelivered: textDelivered))
     }
 
-    private func selectionCleared(_ event: XSelectionClearEvent) {
-        guard let selection = atoms.selection(for: event.selection), let ownership = ownerships[selection]
+    private func selectionCleared(_ atom: InternedAtom, time: ServerTime) {
+        guard let selection = atoms.selection(for: atom), let ownership = ownerships[selection]
         else {
             return
         }
         // ICCCM §2.2/§2.3: a clear older than our acquisition is left over from an earlier
         // round. At equal times (millisecond resolution) the server says who owns it now.
-        if event.time < ownership.time { return }
-        if event.time == ownership.time && connection.selectionOwner(event.selection) == window { return }
+        if time < ownership.time { return }
+        if time == ownership.time && connection.selectionOwner(atom) == window { return }
         ownerships[selection] = nil
         onOwnershipLost?(selection)
     }
@@ -409,12 +409,13 @@ public final class SelectionService {
     public func handOverToClipboardManager(timeoutMilliseconds: Int) -> Bool {
         guard !connection.isBroken, let ownership = ownerships[.clipboard], !ownership.secret,
             connection.selectionOwner(atoms.clipboard) == window,
-            connection.selectionOwner(atoms.clipboardManager) != UInt(None)
+            connection.selectionOwner(atoms.clipboardManager) != .none
         else { return false }
         let deadline = monotonicMilliseconds() + UInt64(max(timeoutMilliseconds, 0))
         guard let time = try? serverTimestamp() else { return false }
         connection.changeProperty(
-            window, atoms.saveTargetsProperty, type: atoms.atom, longs: Ownership.savedTargets(atoms))
+            window, atoms.saveTargetsProperty, type: atoms.atom,
+            longs: Ownership.savedTargets(atoms).map(\.rawValue))
         handOverAnswer = nil
         connection.convertSelection(
             atoms.clipboardManager, target: atoms.saveTargets, property: atoms.saveTargetsProperty,

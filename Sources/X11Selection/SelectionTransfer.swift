@@ -13,12 +13,14 @@ public struct SelectionTransfer: Equatable, Sendable {
     /// The requestor's window (often a hidden helper window of the program that pastes).
     public let requestor: UInt
     /// The acquisition time of the ownership that answered: tells one copy from the next.
-    public let acquisitionTime: UInt
+    public let acquisitionTime: ServerTime
     /// True when the requestor now holds the complete text.
     public let textDelivered: Bool
 
     /// Makes a report.
-    public init(selection: SelectionName, requestor: UInt, acquisitionTime: UInt, textDelivered: Bool) {
+    public init(
+        selection: SelectionName, requestor: UInt, acquisitionTime: ServerTime, textDelivered: Bool
+    ) {
         self.selection = selection
         self.requestor = requestor
         self.acquisitionTime = acquisitionTime

@@ -109,12 +109,12 @@ struct TargetTests {
     @Test func timestampIsTheAcquisitionTime() throws {
         let harness = try Harness()
         let acquired = try harness.service.own(.clipboard, text: Sample.ascii, secret: false)
-        #expect(acquired != 0)
+        #expect(acquired != .current)
         #expect(harness.service.acquisitionTime(.clipboard) == acquired)
         let result = try harness.run(["xclip", "-selection", "clipboard", "-t", "TIMESTAMP", "-o"])
         #expect(result.succeeded)
         // xclip prints INTEGER data in decimal.
-        #expect(result.outputText == "\(acquired)\n")
+        #expect(result.outputText == "\(acquired.rawValue)\n")
         // A second copy is a new acquisition with a later time.
         let again = try harness.service.own(.clipboard, text: Sample.unicode, secret: false)
         #expect(again >= acquired)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 import Posix
 import Testing
 import X11Selection
@@ -48,9 +49,20 @@ struct TransferReportTests {
         var requestors: [UInt] = []
         harness.service.onTransfer = { requestors.append($0.requestor) }
         try harness.service.own(.clipboard, text: Array("x".utf8), secret: false)
-        // At the same time, so that the server cannot give the second the first's client id.
-        let command = ["xclip", "-selection", "clipboard", "-o"]
-        _ = try harness.run([command, command])
+        // The first requestor stays connected until the second has asked: a client that
+        // disconnected would free its id for the next one (two xclips started together
+        // often ran one after the other and shared it).
+        let other = try SelectionService.connect(display: harness.display.display)
+        var read: Result<[UInt8], SelectionReadError>?
+        other.readText(.clipboard, timeoutMilliseconds: 10_000, maxBytes: 1 << 10) { read = $0 }
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while read == nil && MonotonicClock.milliseconds() < deadline {
+            harness.step(milliseconds: 0)
+            other.processEvents(now: MonotonicClock.milliseconds())
+            usleep(1000)
+        }
+        #expect(try read?.get() == Array("x".utf8))
+        _ = try harness.run(["xclip", "-selection", "clipboard", "-o"])
         let first = try #require(requestors.first)
         #expect(harness.service.sameClient(first, first | 0x7))
         #expect(requestors.contains { !harness.service.sameClient(first, $0) }, "\(requestors)")

@@ -26,7 +26,7 @@ final class FocusPasteRun {
     /// The clipboard text to put back, and whether it was a secret copy of ours.
     var previous: (text: [UInt8], isSecret: Bool, ownCopy: Bool)?
     /// The acquisition time of the pasted copy.
-    var acquired: UInt = 0
+    var acquired = ServerTime.current
     /// The window the keystroke went to (its client fetches the text).
     var target: UInt = 0
     /// When the wait for the fetch ends.

@@ -65,7 +65,7 @@ extension X11Clipboard: FocusPastePort {
         } catch {
             return fail(run, error as? CliptabError ?? CliptabError(.clipboardUnavailable, "\(error)"))
         }
-        run.acquired = service.acquisitionTime(.clipboard) ?? 0
+        run.acquired = service.acquisitionTime(.clipboard) ?? .current
         run.outcome.ownsClipboard = true
         guard let focus = service.focusedWindow() else {
             run.outcome.notes.append("no window has the input focus, so no keystroke was sent")

@@ -20,7 +20,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
     /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
-    var secretClear: (deadline: UInt64, acquired: UInt)?
+    var secretClear: (deadline: UInt64, acquired: ServerTime)?
     /// The paste into the focused window under way, and those waiting for it to end.
     var focusPastes = FocusPasteQueue()
 
@@ -82,7 +82,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             throw unavailable()
         }
         let bytes = Array(text.utf8)
-        let acquired: UInt
+        let acquired: ServerTime
         do {
             acquired = try service.own(.clipboard, text: bytes, secret: isSecret)
             if settings.ownPrimary { _ = try? service.own(.primary, text: bytes, secret: isSecret) }

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+
+/// The exchange formats of the contract; the raw value is the name used on the bus.
+public enum ExchangeFormat: String, CaseIterable, Sendable {
+    /// One JSON object with the name, the sections and their rows (ids included).
+    case json
+    /// Tab-separated values, one line per row, with escapes: expresses every table.
+    case tsv
+    /// One row per line and `## Header` lines, for people: no footers, no multi-line rows.
+    case lines
+
+    /// The format named `name` (exactly, lower case); `invalidArgument` listing the formats
+    /// otherwise.
+    public init(parsing name: String) throws {
+        guard let format = ExchangeFormat(rawValue: name) else {
+            let names = ExchangeFormat.allCases.map(\.rawValue).joined(separator: ", ")
+            throw CliptabError(
+                .invalidArgument, "unknown exchange format \"\(name)\"; the formats are \(names)")
+        }
+        self = format
+    }
+}

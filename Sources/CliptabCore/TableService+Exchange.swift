@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+
+/// Exporting a table in an exchange format, and importing one.
+extension TableService {
+    /// The table in an exchange format.
+    public func export(_ name: String, format: String) throws -> String {
+        let parsed = try ExchangeFormat(parsing: format)
+        let table = try table(name)
+        let exchange = ExchangeTable(
+            name: name,
+            sections: table.sections.map { section in
+                ExchangeSection(
+                    header: section.header, footer: section.footer,
+                    rows: section.rows.map { ExchangeRow(id: $0.id, text: $0.text) })
+            })
+        return try ExchangeCodec.encode(exchange, as: parsed)
+    }
+
+    /// Imports `data` as new sections appended to the table (created if missing; `replace`
+    /// drops the old content first), atomically; returns the number of rows imported.
+    public func importTable(_ name: String, format: String, data: String, replace: Bool) throws -> UInt32 {
+        let parsed = try ExchangeFormat(parsing: format)
+        let imported = try ExchangeCodec.decode(data, as: parsed, tableName: name)
+        var plan = try importTarget(name)
+        try checkCells(of: imported)
+        plan.record.revision += 1
+        if plan.createdByImport {
+            plan.events.append(.sectionsDeleted(table: name, revision: plan.record.revision, sections: [0]))
+        }
+        if replace { plan.dropExistingSections() }
+        try checkRoom(in: plan, for: imported)
+        plan.append(imported.sections)
+        plan.writes += [.updateTable(plan.record), .setCounters(plan.counters)]
+        plan.events.append(
+            .sectionsInserted(table: name, revision: plan.record.revision, sections: plan.insertedSections))
+        plan.events.append(
+            .rowsInserted(table: name, revision: plan.record.revision, paths: plan.insertedRows))
+        try commit(plan.writes, plan.events)
+        return UInt32(imported.sections.reduce(0) { $0 + $1.rows.count })
+    }
+
+    /// The table an import goes into: the existing one (if it allows inserting) or a new
+    /// one, whose creation is the first write.
+    private func importTarget(_ name: String) throws -> ImportPlan {
+        if let table = catalog.tables[name] {
+            try Self.check(table, permits: .insert)
+            return ImportPlan(
+                name: name, record: table.record, counters: catalog.counters, keptSections: table.sections)
+        }
+        try TableName.validate(name)
+        var counters = catalog.counters
+        let record = TableRecord(
+            id: counters.nextTableID, name: name, revision: 0, allowedActions: .all, isSecret: false)
+        counters.nextTableID += 1
+        var plan = ImportPlan(name: name, record: record, counters: counters, keptSections: [])
+        plan.writes.append(.createTable(record))
+        plan.events.append(.tableAdded(name))
+        // TableAdded means "a table with one empty section" to a client that follows the
+        // signals; an imported table has only its imported sections, so that section is
+        // announced as gone at once.
+        plan.createdByImport = true
+        return plan
+    }
+
+    /// Checks every imported title and cell against the cell limit.
+    private func checkCells(of imported: ExchangeTable) throws {
+        for section in imported.sections {
+            try limits.checkCell(section.header, what: "header")
+            try limits.checkCell(section.footer, what: "footer")
+            for row in section.rows { try limits.checkCell(row.text) }
+        }
+    }
+
+    /// Checks that the kept and the imported sections and rows together fit the table limits.
+    private func checkRoom(in plan: ImportPlan, for imported: ExchangeTable) throws {
+        let rowTotal = imported.sections.reduce(0) { $0 + $1.rows.count }
+        let kept = plan.keptSections.reduce(0) { $0 + $1.rows.count }
+        if kept + rowTotal > limits.maxRowsPerTable {
+            throw CliptabError(
+                .limitExceeded,
+                "the import would give table \"\(plan.name)\" \(kept + rowTotal) rows; the limit is \(limits.maxRowsPerTable)"
+            )
+        }
+        let sectionTotal = plan.keptSections.count + imported.sections.count
+        if sectionTotal > limits.maxSectionsPerTable {
+            throw CliptabError(
+                .limitExceeded,
+                "the import would give table \"\(plan.name)\" \(sectionTotal) sections; the limit is \(limits.maxSectionsPerTable)"
+            )
+        }
+    }
+}
