@@ -18,6 +18,7 @@ if arguments.count == 2 && arguments[0] == "--probe-open" {
 let suites: [String: () throws -> Void] = [
     "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
+    "hostile": HostileBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
