@@ -178,6 +178,13 @@ public final class BusMessage {
         dbus_message_set_no_reply(handle, noReply ? 1 : 0)
     }
 
+    /// Lets the bus start the destination's service if no one owns its name (the default),
+    /// or not; only before the message is sent.
+    public func setAutoStart(_ autoStart: Bool) throws {
+        try checkWritable()
+        dbus_message_set_auto_start(handle, autoStart ? 1 : 0)
+    }
+
     /// For an error reply, the error it carries (name and first string argument); nil otherwise.
     public var busError: BusError? {
         guard type == .error else { return nil }
