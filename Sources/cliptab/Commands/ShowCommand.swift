@@ -11,7 +11,9 @@ struct ShowCommand: CLICommand {
             Each section starts with a line '== [S] HEADER'; its footer, if any, follows its
             rows on a line '-- FOOTER'. Rows are indented and numbered S:R in one column, their
             text lined up after it; a text's further lines are indented to the same column.
-            Use 'cliptab get' for a cell's exact bytes.
+            Control characters other than newline and tab are shown escaped (\\x1b,
+            \\u{9b}), so that a cell cannot drive the terminal; --json and 'cliptab get'
+            give the exact text.
 
             With --json: {"name", "revision", "sections": [{"header", "footer", "rows": [{"id",
             "text"}]}]}, read at one revision.
@@ -147,8 +149,10 @@ struct ShowCommand: CLICommand {
         }
     }
 
-    /// `text` with every newline followed by `newline`'s indentation.
-    private func indented(_ text: String, _ newline: String) -> String {
+    /// `text` with its control characters escaped (a cell must not drive the terminal) and
+    /// every newline followed by `newline`'s indentation.
+    private func indented(_ raw: String, _ newline: String) -> String {
+        let text = TerminalText.escaped(raw)
         guard text.contains("\n") else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: newline)
     }
