@@ -19,8 +19,9 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     var service: SelectionService?
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
-    /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
-    var secretClear: (deadline: UInt64, acquired: ServerTime)?
+    /// The secret copy to clear: its deadline, its CLIPBOARD acquisition time and its PRIMARY
+    /// one (when it went there too), each cleared on its own.
+    var secretClear: (deadline: UInt64, acquired: ServerTime, primary: ServerTime?)?
     /// The paste into the focused window under way, and those waiting for it to end.
     var focusPastes = FocusPasteQueue()
 
@@ -46,8 +47,15 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                 incrementalChunkBytes: settings.incrementalChunkBytes)
             let connected = try SelectionService.connect(display: display, configuration: configuration)
             connected.onOwnershipLost = { [weak self] selection in
-                guard let self, selection == .clipboard else { return }
-                self.secretClear = nil
+                guard let self else { return }
+                guard selection == .clipboard else {
+                    // PRIMARY taken by another program: only CLIPBOARD's clear is left.
+                    if selection == .primary { self.secretClear?.primary = nil }
+                    return
+                }
+                // A secret still on PRIMARY keeps its clear pending; CLIPBOARD's part of it
+                // no longer matches anything and is skipped.
+                if self.secretClear?.primary == nil { self.secretClear = nil }
                 self.onLost()
             }
             connected.onTransfer = { [weak self] transfer in self?.focusPasteTransfer(transfer) }
@@ -83,15 +91,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         }
         let bytes = Array(text.utf8)
         let acquired: ServerTime
+        var primary: ServerTime?
         do {
             acquired = try service.own(.clipboard, text: bytes, secret: isSecret)
-            if settings.ownPrimary { _ = try? service.own(.primary, text: bytes, secret: isSecret) }
+            if settings.ownPrimary { primary = try? service.own(.primary, text: bytes, secret: isSecret) }
         } catch {
             throw CliptabError(.clipboardUnavailable, "could not take the clipboard: \(error)")
         }
         secretClear =
             isSecret
-            ? (MonotonicClock.milliseconds() + UInt64(settings.secretClearMilliseconds), acquired) : nil
+            ? (MonotonicClock.milliseconds() + UInt64(settings.secretClearMilliseconds), acquired, primary)
+            : nil
     }
 
     /// Gives up CLIPBOARD and PRIMARY with their acquisition times, so a newer owner's
@@ -162,11 +172,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             secretClear = nil
             // Only the very copy that was made secret is cleared: if another program, or a
             // newer copy of ours, holds the clipboard now, it stays.
+            // CLIPBOARD and PRIMARY are checked each on its own: another program may have
+            // taken one while the secret still sits in the other.
             if let service, service.acquisitionTime(.clipboard) == pending.acquired, service.owns(.clipboard)
             {
                 service.release(.clipboard)
-                service.release(.primary)
                 onLost()
+            }
+            if let service, let primary = pending.primary, service.acquisitionTime(.primary) == primary,
+                service.owns(.primary)
+            {
+                service.release(.primary)
             }
         }
     }
