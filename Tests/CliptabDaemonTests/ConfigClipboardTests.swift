@@ -95,6 +95,23 @@ struct ConfigClipboardTests {
         #expect(try setup.read("clipboard") == "not secret")
     }
 
+    /// A clipboard text holding NUL bytes is refused by name, for GetClipboard and Paste.
+    @Test func clipboardWithNulIsNamed() throws {
+        let setup = try Setup("[table \"t\"]\n")
+        let owner = try ChildProcess.spawn(
+            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: setup.daemon.environment,
+            stdin: .pipe, stdout: .null, stderr: .null)
+        defer { owner.terminate() }
+        try owner.write(Array("ab".utf8) + [0] + Array("cd".utf8))
+        owner.closeStandardInput()
+        #expect(try eventually { try setup.read("clipboard").hasPrefix("ab") })
+        for (member, arguments) in [("GetClipboard", [BusValue]()), ("Paste", [s("t"), i(0), i(-1)])] {
+            let error = #expect(throws: BusError.self) { try setup.daemon.call(member, arguments) }
+            #expect(error?.name.hasSuffix("InvalidArgument") == true, "\(member): \(error?.name ?? "")")
+            #expect(error?.message.contains("NUL bytes at offset 2") == true, "\(error?.message ?? "")")
+        }
+    }
+
     /// `paste_timeout_ms` bounds the wait for an owner that never answers.
     @Test func pasteTimeout() throws {
         let setup = try Setup("[clipboard]\npaste_timeout_ms = 300\n")

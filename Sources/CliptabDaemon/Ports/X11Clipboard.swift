@@ -124,6 +124,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             result in
             switch result {
             case .success(let bytes):
+                // D-Bus strings and cells cannot hold NUL: say so by name rather than fail
+                // later, generically, when the text is sent or stored.
+                if let offset = bytes.firstIndex(of: 0) {
+                    completion(
+                        .failure(
+                            CliptabError(
+                                .invalidArgument,
+                                "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
+                                    + "and D-Bus cannot carry")))
+                    return
+                }
                 completion(.success(String(decoding: bytes, as: UTF8.self)))
             case .failure(.empty(let message)):
                 completion(.failure(CliptabError(.clipboardEmpty, message)))
