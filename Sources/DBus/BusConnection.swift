@@ -64,6 +64,8 @@ public final class BusConnection {
     private var isClosed = false
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
     private var isDispatching = false
+    /// The asynchronous calls whose handlers have not run yet, by serial.
+    var pendingReplies: [UInt32: PendingReply] = [:]
 
     /// The most array and dictionary elements, counted over all its arguments, that a method
     /// call to this connection's objects may carry (unlimited by default).
@@ -72,6 +74,9 @@ public final class BusConnection {
     /// decoding makes one value per element, so a single 64 MiB array of integers would
     /// otherwise cost the receiver gigabytes and seconds.
     public var maximumElementsPerCall = Int.max
+    /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
+    /// has arrived (libdbus alone reads about 4 KiB).
+    public var readSliceBytes = 1 << 20
     /// The error that refuses a call over `maximumElementsPerCall`; it is given the limit.
     public var elementLimitError: (Int) -> any Error = { limit in
         BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
@@ -126,7 +131,9 @@ public final class BusConnection {
             opened,
             { _, message, data in
                 guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-                Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue().deliverSignal(message)
+                let connection = Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue()
+                if connection.completeUnrouted(message) { return DBUS_HANDLER_RESULT_HANDLED }
+                connection.deliverSignal(message)
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }, data, nil)
         guard filterAdded != 0 else { throw BusError.noMemory("adding the signal filter") }
@@ -145,6 +152,7 @@ public final class BusConnection {
         signalHandlers.removeAll()
         dbus_connection_close(handle)
         loop.uninstall(from: handle)
+        failPendingReplies()
     }
 
     /// The unique name the bus gave this connection, such as `:1.42`.
@@ -300,10 +308,33 @@ public final class BusConnection {
         loop.pollDescriptors()
     }
 
+    /// Like `pollDescriptors()`, without asking to read when `reading` is false (a loop that
+    /// holds back new calls until its replies drain).
+    public func pollDescriptors(reading: Bool) -> [pollfd] {
+        guard !reading else { return loop.pollDescriptors() }
+        return loop.pollDescriptors().compactMap { entry in
+            var entry = entry
+            entry.events &= ~Int16(POLLIN)
+            return entry.events == 0 ? nil : entry
+        }
+    }
+
     /// Lets libdbus read and write on the descriptors `poll()` found ready; entries for other
     /// descriptors (X11, signalfd, …) are ignored.
+    ///
+    /// libdbus reads at most 4 KiB per readiness, so a message near the bus's 128 MiB limit
+    /// would take some 30,000 turns of the caller's loop, and everything the bus sends after
+    /// it waits behind it: while the socket holds more, reading goes on here, up to
+    /// `readSliceBytes` per call, and stops early once a whole message is there to dispatch.
     public func handle(_ polled: [pollfd]) {
-        loop.handle(polled)
+        loop.handle(polled, readSliceBytes: readSliceBytes) { [handle] in
+            dbus_connection_get_dispatch_status(handle) != DBUS_DISPATCH_DATA_REMAINS
+        }
+    }
+
+    /// The bytes of messages queued for sending and not yet written to the socket.
+    public var outgoingBytes: Int {
+        Int(dbus_connection_get_outgoing_size(handle))
     }
 
     /// Milliseconds until libdbus's next timeout is due (0: already due), nil when none is
@@ -327,6 +358,9 @@ public final class BusConnection {
         while dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS {
             dbus_connection_dispatch(handle)
         }
+        // Everything read (the `Disconnected` signal last) is dispatched: a call still
+        // waiting on a dead connection would wait for good.
+        if !pendingReplies.isEmpty && !isConnected { failPendingReplies() }
     }
 
     /// True when messages were read and wait to be dispatched: `poll` cannot see them, so a loop must

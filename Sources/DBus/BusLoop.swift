@@ -98,8 +98,10 @@ final class BusLoopState {
         return result
     }
 
-    /// Hands the events `poll` reported to the watches of those descriptors.
-    func handle(_ polled: [pollfd]) {
+    /// Hands the events `poll` reported to the watches of those descriptors; a readable watch
+    /// is handled again while its socket holds more, `wantsMore()` holds, and fewer than
+    /// `readSliceBytes` (counted as libdbus's 4 KiB per handling) were read.
+    func handle(_ polled: [pollfd], readSliceBytes: Int = 0, wantsMore: () -> Bool = { false }) {
         for entry in polled where entry.revents != 0 {
             // Handling one watch can add or remove others: work on a copy and skip any that
             // libdbus removed meanwhile (handling a removed watch is undefined).
@@ -116,8 +118,28 @@ final class BusLoopState {
                 if entry.revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 if entry.revents & Int16(POLLERR | POLLNVAL) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
                 if flags != 0 { dbus_watch_handle(watch, flags) }
+                guard flags & DBUS_WATCH_READABLE.rawValue != 0, flags & DBUS_WATCH_HANGUP.rawValue == 0
+                else {
+                    continue
+                }
+                var budget = readSliceBytes - Self.bytesPerHandling
+                while budget > 0 && watches.contains(watch) && dbus_watch_get_enabled(watch) != 0
+                    && wantsMore() && Self.isReadable(entry.fd)
+                {
+                    dbus_watch_handle(watch, DBUS_WATCH_READABLE.rawValue)
+                    budget -= Self.bytesPerHandling
+                }
             }
         }
+    }
+
+    /// What libdbus's socket transport reads per handling: two reads of its 2 KiB iteration.
+    static let bytesPerHandling = 4096
+
+    /// True when `descriptor` has something to read now (a zero-timeout `poll`).
+    private static func isReadable(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
     /// Milliseconds until the next enabled timeout fires (0 if one is due), nil if none.

@@ -3,49 +3,45 @@ import CDBus
 
 /// A method call sent without waiting: owns a `DBusPendingCall` reference.
 ///
-/// The reply handler runs from `dispatchAll()` on the connection's thread, once, with the
-/// reply or the error (an error reply, `NoReply` when the timeout passed, `Disconnected`).
-/// Dropping this object does not cancel the call; `cancel()` does.
+/// The reply handler runs from `dispatchAll()` on the connection's thread, exactly once, with
+/// the reply or the error (an error reply, `NoReply` when the timeout passed, `Disconnected`
+/// when the connection died or was closed first). Dropping this object does not cancel the
+/// call; `cancel()` does.
 public final class BusPendingCall {
-    /// The handler, kept by libdbus as the notify function's data until it is freed.
-    private final class Notify {
-        /// Called once with the outcome.
-        var handler: ((Result<BusMessage, BusError>) -> Void)?
-
-        /// Makes the holder of `handler`.
-        init(_ handler: @escaping (Result<BusMessage, BusError>) -> Void) {
-            self.handler = handler
-        }
-    }
-
     /// The libdbus pending call; one reference belongs to this object.
     private let handle: OpaquePointer
+    /// The handler, shared with libdbus's notify function and the connection's table.
+    private let reply: PendingReply
 
     /// Takes over one reference to `handle`.
-    private init(owning handle: OpaquePointer) {
+    private init(owning handle: OpaquePointer, reply: PendingReply) {
         self.handle = handle
+        self.reply = reply
     }
 
     deinit {
         dbus_pending_call_unref(handle)
     }
 
-    /// True once the reply (or the timeout's error) has arrived.
-    public var isCompleted: Bool { dbus_pending_call_get_completed(handle) != 0 }
+    /// True once the handler has run (or the call was cancelled).
+    public var isCompleted: Bool { reply.isFinished || dbus_pending_call_get_completed(handle) != 0 }
 
     /// Stops waiting: the handler will not be called and a late reply is dropped.
     public func cancel() {
+        reply.discard()
         dbus_pending_call_cancel(handle)
     }
 
-    /// Sends `message` on `connection` (its libdbus handle) and arranges for `handler`.
+    /// Sends `message` on `connection` and arranges for `handler`.
     static func start(
-        _ message: BusMessage, on connection: OpaquePointer, timeoutMilliseconds: Int32,
+        _ message: BusMessage, on connection: BusConnection, timeoutMilliseconds: Int32,
         handler: @escaping (Result<BusMessage, BusError>) -> Void
     ) throws -> BusPendingCall {
         var pending: OpaquePointer?
-        let sent = message.withUnsafeHandle { raw in
-            dbus_connection_send_with_reply(connection, raw, &pending, timeoutMilliseconds)
+        let sent = connection.withUnsafeHandle { raw in
+            message.withUnsafeHandle { message in
+                dbus_connection_send_with_reply(raw, message, &pending, timeoutMilliseconds)
+            }
         }
         message.markSent()
         guard sent != 0 else { throw BusError.noMemory("sending a method call") }
@@ -53,43 +49,43 @@ public final class BusPendingCall {
         guard let pending else {
             throw BusError(name: BusErrorName.disconnected, message: "the connection is closed")
         }
-        let call = BusPendingCall(owning: pending)
-        let data = Unmanaged.passRetained(Notify(handler)).toOpaque()
+        let serial = message.withUnsafeHandle { dbus_message_get_serial($0) }
+        let reply = PendingReply(serial: serial, connection: connection, handler: handler)
+        let call = BusPendingCall(owning: pending, reply: reply)
+        let data = Unmanaged.passRetained(reply).toOpaque()
         let notifySet = dbus_pending_call_set_notify(
             pending,
             { pending, data in
                 guard let pending, let data else { return }
-                let notify = Unmanaged<Notify>.fromOpaque(data).takeUnretainedValue()
-                guard let handler = notify.handler else { return }
-                notify.handler = nil
-                guard let reply = dbus_pending_call_steal_reply(pending) else {
-                    handler(.failure(BusError(name: BusErrorName.noReply, message: "no reply arrived")))
+                let reply = Unmanaged<PendingReply>.fromOpaque(data).takeUnretainedValue()
+                guard let message = dbus_pending_call_steal_reply(pending) else {
+                    reply.complete(
+                        .failure(BusError(name: BusErrorName.noReply, message: "no reply arrived")))
                     return
                 }
-                let message = BusMessage.adopting(reply)
-                if let error = message.busError {
-                    handler(.failure(error))
-                } else {
-                    handler(.success(message))
-                }
+                reply.complete(with: BusMessage.adopting(message))
             }, data,
             { data in
                 // libdbus frees the notify data with the pending call (or when it is replaced).
                 guard let data else { return }
-                Unmanaged<Notify>.fromOpaque(data).release()
+                Unmanaged<PendingReply>.fromOpaque(data).release()
             })
         guard notifySet != 0 else {
-            Unmanaged<Notify>.fromOpaque(data).release()
+            Unmanaged<PendingReply>.fromOpaque(data).release()
             dbus_pending_call_cancel(pending)
             throw BusError.noMemory("arranging for a reply")
         }
+        // Kept by the connection too: libdbus forgets a pending call when the connection
+        // drops (see `PendingReply`), and the connection then completes it itself.
+        connection.track(reply)
         return call
     }
 }
 
 extension BusConnection {
     /// Sends the method call `message` without waiting; `replyHandler` gets the reply (or the
-    /// error, `NoReply` after `timeoutMilliseconds`) from a later `dispatchAll()`.
+    /// error, `NoReply` after `timeoutMilliseconds`, `Disconnected` if the connection dies or
+    /// is closed first) from a later `dispatchAll()` (or from `close()`).
     ///
     /// The timeout runs on the connection's main-loop integration: the loop must call
     /// `handleExpiredTimeouts()` (blocking `call` and `readMessage` do not need it).
@@ -99,9 +95,7 @@ extension BusConnection {
         replyHandler: @escaping (Result<BusMessage, BusError>) -> Void
     ) throws -> BusPendingCall {
         try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
-        return try withUnsafeHandle { connection in
-            try BusPendingCall.start(
-                message, on: connection, timeoutMilliseconds: timeoutMilliseconds, handler: replyHandler)
-        }
+        return try BusPendingCall.start(
+            message, on: self, timeoutMilliseconds: timeoutMilliseconds, handler: replyHandler)
     }
 }

@@ -19,6 +19,7 @@ let suites: [String: () throws -> Void] = [
     "budget": BudgetBenchmark.run,
     "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
+    "hostile": HostileBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,

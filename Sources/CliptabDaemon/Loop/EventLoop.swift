@@ -16,6 +16,14 @@ public final class EventLoop {
     public var onReload: () -> Void = {}
     /// The least time between two trims of the heap, in milliseconds.
     static let trimInterval: UInt64 = 1000
+    /// The most reply bytes queued for the bus before the loop stops reading new calls.
+    ///
+    /// The daemon has one connection, to the bus daemon, which reads it at once and queues
+    /// replies per client (up to its `max_outgoing_bytes`, 1e9 on a session bus; then it drops
+    /// them): a client that never reads costs the bus memory, not the daemon. This cap bounds
+    /// the daemon's own queue when the bus daemon itself is slow to read: past it, no new
+    /// call is read or dispatched until the queue drains below it.
+    public var maximumQueuedReplyBytes = 32 << 20
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
@@ -31,7 +39,8 @@ public final class EventLoop {
     /// source process what it holds (Xlib queues events that poll cannot see), flush, then poll.
     public func run() -> LoopExit {
         while true {
-            bus.dispatchAll()
+            let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
+            if !backlogged { bus.dispatchAll() }
             let now = MonotonicClock.milliseconds()
             for source in sources { source.process(now: now) }
             // No flush here: replies go out as the socket takes them (libdbus writes at once
@@ -41,7 +50,7 @@ public final class EventLoop {
             if !bus.isConnected { return .busLost }
             if shouldStop() { return .stopped }
 
-            var descriptors = bus.pollDescriptors()
+            var descriptors = bus.pollDescriptors(reading: !backlogged)
             let busCount = descriptors.count
             descriptors.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0))
             var sourceIndexes: [(Int, PollSource)] = []
@@ -54,7 +63,7 @@ public final class EventLoop {
             let beforePoll = MonotonicClock.milliseconds()
             var timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
             // Something the sources did (a blocking round trip) may have read calls.
-            if bus.hasMessagesToDispatch { timeout = 0 }
+            if bus.hasMessagesToDispatch && !backlogged { timeout = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
 

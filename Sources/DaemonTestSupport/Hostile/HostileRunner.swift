@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import Foundation
+import Posix
+import TestSupport
+
+/// Runs one hostile case against a fresh daemon (with its own Xvfb) while a second client
+/// probes `GetCell` every 50 ms and a third reads a 1 MiB clipboard text with `xclip -o`,
+/// and measures what it cost.
+public enum HostileRunner {
+    /// The size of the clipboard text the third client reads.
+    public static let clipboardBytes = 1 << 20
+    /// The daemon's address-space limit: a case that balloons fails its allocation and
+    /// shows as a dead daemon instead of taking the machine's memory.
+    public static let addressSpaceLimitBytes = 3 << 30
+
+    /// Runs `hostile`; `daemonExecutable` defaults to the `cliptabd` built beside the tests.
+    public static func run(_ hostile: HostileCase, daemonExecutable: String? = nil) throws
+        -> HostileMeasurement
+    {
+        let cliptabd = daemonExecutable ?? BuiltProducts.path(of: "cliptabd")
+        // prlimit sets the limit and execs the daemon: the pid stays the daemon's.
+        let daemon = try DaemonProcess(
+            arguments: ["--as=\(addressSpaceLimitBytes)", "--", cliptabd], withDisplay: true,
+            executable: "prlimit", homePrefix: "cliptab-hostile")
+        defer { daemon.stop() }
+        try prepare(daemon, hostile)
+        let canary = try daemon.call("ExportTable", [s("canary"), s("json")])
+        resetPeak(of: daemon.process.pid)
+
+        let context = try HostileContext(daemon: daemon)
+        let probe = GetCellProbe(address: daemon.bus.address, table: "probe")
+        let clipboard =
+            hostile.readsClipboard
+            ? ClipboardProbe(environment: daemon.environment, expectedBytes: clipboardBytes) : nil
+        usleep(200_000)
+        let start = MonotonicClock.milliseconds()
+        let outcome: String
+        do {
+            outcome = try hostile.attack(context)
+        } catch {
+            outcome = "failed: \(error)"
+        }
+        let attackMilliseconds = MonotonicClock.milliseconds() - start
+        // The probes go on a little: work a call left behind shows here too.
+        usleep(300_000)
+        let probed = probe.stop()
+        let read = clipboard?.stop()
+        let survived = daemon.process.isRunning
+        let peak = field("VmHWM:", of: daemon.process.pid)
+        let busPeak = field("VmHWM:", of: daemon.bus.process.pid)
+        let after = survived ? try? daemon.call("ExportTable", [s("canary"), s("json")]) : nil
+        return HostileMeasurement(
+            name: hostile.name, probeWorstMilliseconds: probed.worstMilliseconds, probeCalls: probed.calls,
+            probeFailures: probed.failures, clipboardWorstMilliseconds: read?.worstMilliseconds,
+            clipboardReads: read?.reads ?? 0, clipboardFailures: read?.failures ?? [],
+            attackMilliseconds: attackMilliseconds, outcome: outcome, peakKiB: peak, busPeakKiB: busPeak,
+            largestMessageBytes: hostile.largestMessageBytes, daemonSurvived: survived,
+            canaryUnchanged: after == canary)
+    }
+
+    /// Makes the canary, the probe's table, the clipboard's 1 MiB text (copied) and the
+    /// case's table `t`.
+    private static func prepare(_ daemon: DaemonProcess, _ hostile: HostileCase) throws {
+        try daemon.call("CreateTable", [s("canary")])
+        try daemon.call(
+            "InsertRows", [s("canary"), i(0), i(0), strings((0..<100).map { "canary row \($0) ✓" })])
+        try daemon.call("CreateTable", [s("probe")])
+        try daemon.call("InsertRows", [s("probe"), i(0), i(0), strings(["probe"])])
+        try daemon.call("CreateTable", [s("clip")])
+        let text = String(repeating: "clipboard text, 1 MiB. ", count: clipboardBytes / 23 + 1)
+        try daemon.call(
+            "InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
+        try daemon.call("Copy", [s("clip"), i(0), i(0)])
+        guard hostile.rows > 0 else { return }
+        try daemon.call("CreateTable", [s("t")])
+        var inserted = 0
+        while inserted < hostile.rows {
+            let batch = min(10_000, hostile.rows - inserted)
+            try daemon.call(
+                "InsertRows",
+                [s("t"), i(0), i(Int32(inserted)), strings(Array(repeating: hostile.rowText, count: batch))],
+                timeout: 60_000)
+            inserted += batch
+        }
+    }
+
+    /// Resets the peak resident size (VmHWM) of process `pid` to its current size.
+    private static func resetPeak(of pid: pid_t) {
+        try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// The number after `name` in /proc/PID/status; 0 when absent.
+    static func field(_ name: String, of pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name) {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+}
