@@ -44,15 +44,19 @@ public struct MatchBudget: Sendable {
     }
 
     /// Spends `steps` on a plain scan; throws `limitExceeded` naming the budget when it is spent.
+    @inline(__always)
     public mutating func charge(_ steps: Int) throws(CliptabError) {
         remaining -= steps
-        if remaining < 0 {
-            remaining = 0
-            throw CliptabError(
-                .limitExceeded,
-                "the scan budget of one request (\(total) steps, about a second of work; a step is one byte "
-                    + "read or one pattern state visited, and each row costs \(Self.perRowSteps)) is spent; "
-                    + "use a shorter operand or delete from fewer or shorter rows")
-        }
+        if remaining < 0 { try spent() }
+    }
+
+    // Out of line: the message is built only when the budget runs out.
+    private mutating func spent() throws(CliptabError) {
+        remaining = 0
+        throw CliptabError(
+            .limitExceeded,
+            "the scan budget of one request (\(total) steps, about a second of work; a step is one byte "
+                + "read or one pattern state visited, and each row costs \(Self.perRowSteps)) is spent; "
+                + "use a shorter operand or delete from fewer or shorter rows")
     }
 }

@@ -60,7 +60,13 @@ public struct RowPredicate: Sendable {
         let utf8 = text.utf8
         switch test {
         case .equals(let operand):
-            try budget.charge(MatchBudget.perRowSteps + min(utf8.count, operand.count))
+            // Texts of another length differ without reading them.
+            let count = utf8.count
+            guard count == operand.count else {
+                try budget.charge(MatchBudget.perRowSteps)
+                return false
+            }
+            try budget.charge(MatchBudget.perRowSteps + count)
             return utf8.elementsEqual(operand)
         case .prefix(let operand):
             try budget.charge(MatchBudget.perRowSteps + min(utf8.count, operand.count))
