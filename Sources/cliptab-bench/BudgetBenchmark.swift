@@ -25,7 +25,7 @@ enum BudgetBenchmark {
     /// The cases, as it states them.
     static func cases() -> [Case] {
         let operand = String(repeating: "a", count: 1_000_000)
-        let brackets = String(repeating: "[a]", count: 19_999)
+        let brackets = String(repeating: "[é]", count: 19_999)
         let newlines = String(repeating: "\n", count: 16 << 20)
         return [
             Case(
