@@ -35,12 +35,14 @@ public final class EventLoop {
 
     /// Runs until a stop signal or the loss of the bus.
     ///
-    /// Each turn: dispatch every queued message (each call is finished before the next is read), let every
-    /// source process what it holds (Xlib queues events that poll cannot see), flush, then poll.
+    /// Each turn: dispatch what the bus delivered, serving one waiting call per client (so one
+    /// client's backlog delays only that client, and the other descriptors are served between
+    /// rounds), let every source process what it holds (Xlib queues events that poll cannot
+    /// see), then poll (at once while calls wait).
     public func run() -> LoopExit {
         while true {
             let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
-            if !backlogged { bus.dispatchAll() }
+            if !backlogged { bus.dispatchRound() }
             let now = MonotonicClock.milliseconds()
             for source in sources { source.process(now: now) }
             // No flush here: replies go out as the socket takes them (libdbus writes at once
@@ -62,7 +64,8 @@ public final class EventLoop {
             }
             let beforePoll = MonotonicClock.milliseconds()
             var timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
-            // Something the sources did (a blocking round trip) may have read calls.
+            // Calls wait in the per-client queues, or something the sources did (a blocking
+            // round trip) read calls.
             if bus.hasMessagesToDispatch && !backlogged { timeout = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
