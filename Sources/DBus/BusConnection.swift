@@ -81,9 +81,10 @@ public final class BusConnection {
     /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
     /// has arrived (libdbus alone reads about 4 KiB).
     public var readSliceBytes = 1 << 20
-    /// The most bytes of one sender's calls (estimated: strings and arrays by length, 256 per
-    /// call) that may wait to be served; a call past it is answered `LimitsExceeded` at once.
-    /// A single call is always taken when its sender has none waiting.
+    /// The most bytes of one sender's calls that may wait to be served (16 MiB by default).
+    ///
+    /// Estimated: strings and arrays by length, 256 bytes per call. A call past it is answered
+    /// `LimitsExceeded` at once; a single call is always taken when its sender has none waiting.
     public var maximumQueuedBytesPerSender: Int {
         get { callQueues.maximumBytesPerSender }
         set { callQueues.maximumBytesPerSender = newValue }
