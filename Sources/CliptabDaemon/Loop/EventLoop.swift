@@ -22,8 +22,10 @@ public final class EventLoop {
     /// replies per client (up to its `max_outgoing_bytes`, 1e9 on a session bus; then it drops
     /// them): a client that never reads costs the bus memory, not the daemon. This cap bounds
     /// the daemon's own queue when the bus daemon itself is slow to read: past it, no new
-    /// call is read or dispatched until the queue drains below it.
-    public var maximumQueuedReplyBytes = 32 << 20
+    /// call is read or dispatched until the queue drains below it. Every reply, however small,
+    /// waits behind the whole queue, so the cap is also the latency every client pays for one
+    /// client's large replies: kept small (a larger single reply still goes out whole).
+    public var maximumQueuedReplyBytes = 4 << 20
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
