@@ -12,7 +12,7 @@ extension DisplayConnection {
         var opcode: Int32 = 0
         var event: Int32 = 0
         var error: Int32 = 0
-        return XQueryExtension(handle, name, &opcode, &event, &error) != 0
+        return withUnsafeHandle { XQueryExtension($0, name, &opcode, &event, &error) } != 0
     }
 
     /// The window with the input focus: `.none`, `.pointerRoot`, or a window.
@@ -20,12 +20,14 @@ extension DisplayConnection {
         guard !isBroken else { return .none }
         var focus: UInt = 0
         var revert: Int32 = 0
-        XGetInputFocus(handle, &focus, &revert)
+        _ = withUnsafeHandle { XGetInputFocus($0, &focus, &revert) }
         return WindowID(rawValue: focus)
     }
 
     /// The default screen's root window.
-    var rootWindow: WindowID { isBroken ? .none : WindowID(rawValue: XDefaultRootWindow(handle)) }
+    var rootWindow: WindowID {
+        isBroken ? .none : WindowID(rawValue: withUnsafeHandle { XDefaultRootWindow($0) })
+    }
 
     /// The child of the root window under the pointer (`.none` when over the root itself).
     func topLevelUnderPointer() -> WindowID {
@@ -37,7 +39,9 @@ extension DisplayConnection {
         var x: Int32 = 0
         var y: Int32 = 0
         var mask: UInt32 = 0
-        XQueryPointer(handle, rootWindow.rawValue, &root, &child, &rootX, &rootY, &x, &y, &mask)
+        _ = withUnsafeHandle {
+            XQueryPointer($0, rootWindow.rawValue, &root, &child, &rootX, &rootY, &x, &y, &mask)
+        }
         return WindowID(rawValue: child)
     }
 
@@ -48,7 +52,8 @@ extension DisplayConnection {
         var parent: UInt = 0
         var children: UnsafeMutablePointer<UInt>?
         var count: UInt32 = 0
-        guard XQueryTree(handle, window.rawValue, &root, &parent, &children, &count) != 0 else { return nil }
+        guard withUnsafeHandle({ XQueryTree($0, window.rawValue, &root, &parent, &children, &count) }) != 0
+        else { return nil }
         defer { if let children { XFree(children) } }
         let list = children.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
         return (WindowID(rawValue: parent), list.map(WindowID.init(rawValue:)))
@@ -58,7 +63,7 @@ extension DisplayConnection {
     func classHint(of window: WindowID) -> (name: String, className: String)? {
         guard !isBroken else { return nil }
         var hint = XClassHint()
-        guard XGetClassHint(handle, window.rawValue, &hint) != 0 else { return nil }
+        guard withUnsafeHandle({ XGetClassHint($0, window.rawValue, &hint) }) != 0 else { return nil }
         defer {
             if let name = hint.res_name { XFree(name) }
             if let className = hint.res_class { XFree(className) }
@@ -69,45 +74,45 @@ extension DisplayConnection {
     }
 
     /// The bits of a resource id that a client chooses; the others name the client.
-    var resourceMask: UInt { isBroken ? 0 : cliptab_resource_mask(handle) }
+    var resourceMask: UInt { isBroken ? 0 : withUnsafeHandle { cliptab_resource_mask($0) } }
 
     /// The keycode that produces `keysym` in some group and level, 0 when none does.
     func keycode(for keysym: UInt) -> UInt8 {
         guard !isBroken else { return 0 }
-        return XKeysymToKeycode(handle, keysym)
+        return withUnsafeHandle { XKeysymToKeycode($0, keysym) }
     }
 
     /// The keysym at `keycode` in `group`, level 0.
     func keysym(at keycode: UInt8, group: Int) -> UInt {
         guard !isBroken else { return 0 }
-        return XkbKeycodeToKeysym(handle, keycode, Int32(group), 0)
+        return withUnsafeHandle { XkbKeycodeToKeysym($0, keycode, Int32(group), 0) }
     }
 
     /// The core keyboard's locked group and locked modifiers.
     func keyboardLocks() -> (group: Int, lockedModifiers: UInt32) {
         guard !isBroken else { return (0, 0) }
         var state = XkbStateRec()
-        XkbGetState(handle, UInt32(XkbUseCoreKbd), &state)
+        _ = withUnsafeHandle { XkbGetState($0, UInt32(XkbUseCoreKbd), &state) }
         return (Int(state.locked_group), UInt32(state.locked_mods))
     }
 
     /// Locks the core keyboard's group (applied in order with the requests around it).
     func lockGroup(_ group: Int) {
         guard !isBroken else { return }
-        XkbLockGroup(handle, UInt32(XkbUseCoreKbd), UInt32(group))
+        _ = withUnsafeHandle { XkbLockGroup($0, UInt32(XkbUseCoreKbd), UInt32(group)) }
     }
 
     /// Locks (`on`) or unlocks the modifiers in `mask` of the core keyboard.
     func lockModifiers(_ mask: UInt32, on: Bool) {
         guard !isBroken else { return }
-        XkbLockModifiers(handle, UInt32(XkbUseCoreKbd), mask, on ? mask : 0)
+        _ = withUnsafeHandle { XkbLockModifiers($0, UInt32(XkbUseCoreKbd), mask, on ? mask : 0) }
     }
 
     /// The keycodes that are down on the core keyboard now.
     func keysDown() -> [UInt8] {
         guard !isBroken else { return [] }
         var map = [CChar](repeating: 0, count: 32)
-        XQueryKeymap(handle, &map)
+        _ = withUnsafeHandle { XQueryKeymap($0, &map) }
         var down: [UInt8] = []
         for (index, byte) in map.enumerated() where byte != 0 {
             for bit in 0..<8 where UInt8(bitPattern: byte) & (1 << bit) != 0 {
@@ -119,7 +124,7 @@ extension DisplayConnection {
 
     /// The keycodes bound to modifiers (Shift, Lock, Control, Mod1–Mod5).
     func modifierKeycodes() -> Set<UInt8> {
-        guard !isBroken, let map = XGetModifierMapping(handle) else { return [] }
+        guard !isBroken, let map = withUnsafeHandle({ XGetModifierMapping($0) }) else { return [] }
         defer { XFreeModifiermap(map) }
         let count = Int(map.pointee.max_keypermod) * 8
         return Set(UnsafeBufferPointer(start: map.pointee.modifiermap, count: count).filter { $0 != 0 })
@@ -129,12 +134,12 @@ extension DisplayConnection {
     /// put this whole client to sleep, selection answers included).
     func fakeKey(_ keycode: UInt8, press: Bool) {
         guard !isBroken else { return }
-        XTestFakeKeyEvent(handle, UInt32(keycode), press ? True : False, 0)
+        _ = withUnsafeHandle { XTestFakeKeyEvent($0, UInt32(keycode), press ? True : False, 0) }
     }
 
     /// Waits until the server has processed every request sent so far.
     func sync() {
         guard !isBroken else { return }
-        XSync(handle, False)
+        _ = withUnsafeHandle { XSync($0, False) }
     }
 }

@@ -7,8 +7,11 @@ import Glibc
 /// Every method is a no-op (or returns "nothing") once the connection is broken: after an
 /// I/O error Xlib flags the display dead, and `XNextEvent` on an empty queue would crash.
 final class DisplayConnection {
-    /// The `Display*`; internal for this class's extensions in other files (the keyboard).
-    let handle: OpaquePointer
+    /// The `Display*`: only this file calls Xlib with it directly; extensions in other
+    /// files (the keyboard) reach it through `withUnsafeHandle(_:)`.
+    private let handle: OpaquePointer
+    /// Bounds every Xlib call made through this connection (see `RoundTripWatchdog`).
+    private let watchdog: RoundTripWatchdog
     /// The display name, such as `:0`.
     let name: String
     /// The socket to poll for `POLLIN`.
@@ -18,15 +21,44 @@ final class DisplayConnection {
     /// True when Xlib can convert between UTF-8 and COMPOUND_TEXT in the current locale.
     private(set) var supportsCompoundText = false
 
-    private init(handle: OpaquePointer, name: String) {
+    private init(handle: OpaquePointer, name: String, timeoutMilliseconds: Int) {
         self.handle = handle
         self.name = name
         self.fileDescriptor = XConnectionNumber(handle)
+        watchdog = RoundTripWatchdog(fileDescriptor: fileDescriptor, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// An `XOpenDisplay` the server has not answered yet, kept for the next attempt.
+    ///
+    /// `nonisolated(unsafe)`: like every display of this module, opened and used from the
+    /// loop's thread only; the opener's own thread touches only the opener.
+    nonisolated(unsafe) private static var pendingOpen: DisplayOpener?
+
+    /// True once a call overran its bound and the connection was dropped for it.
+    var timedOut: Bool { watchdog.fired }
+
+    /// The bound on one call to the server, in milliseconds.
+    var timeoutMilliseconds: Int { watchdog.bound }
+
+    /// Runs `body` with the `Display*`, bounded by the connection's deadline.
+    ///
+    /// The only way code outside this file reaches Xlib; `body` must not keep the pointer.
+    func withUnsafeHandle<Result>(_ body: (OpaquePointer) throws -> Result) rethrows -> Result {
+        watchdog.arm()
+        defer { watchdog.disarm() }
+        return try body(handle)
     }
 
     /// Connects to `requested` (nil: `$DISPLAY`), installs the error handlers and prepares
     /// the locale for COMPOUND_TEXT.
-    static func open(_ requested: String?) throws(SelectionError) -> DisplayConnection {
+    ///
+    /// Waits at most `timeoutMilliseconds` for the server, which also bounds every later call.
+    /// A connection the server has not answered by then stays under way: this throws
+    /// `.notAnswering`, and a later `open` of the same display takes its result (or throws
+    /// again at once while it is still under way).
+    static func open(_ requested: String?, timeoutMilliseconds: Int) throws(SelectionError)
+        -> DisplayConnection
+    {
         let name: String
         if let requested {
             name = requested
@@ -36,8 +68,26 @@ final class DisplayConnection {
             throw .noDisplay
         }
         ProtocolErrors.installHandlers()
-        guard let handle = XOpenDisplay(name) else { throw .cannotConnect(display: name) }
-        let connection = DisplayConnection(handle: handle, name: name)
+        let opener: DisplayOpener
+        if let pending = pendingOpen, pending.name == name {
+            // Never a second thread waiting for the same server.
+            guard pending.wait(milliseconds: 0) else {
+                throw .notAnswering(display: name, milliseconds: timeoutMilliseconds)
+            }
+            opener = pending
+        } else {
+            pendingOpen?.abandon()
+            guard let started = DisplayOpener.start(name) else { throw .cannotConnect(display: name) }
+            opener = started
+        }
+        pendingOpen = nil
+        guard opener.wait(milliseconds: timeoutMilliseconds) else {
+            pendingOpen = opener
+            throw .notAnswering(display: name, milliseconds: timeoutMilliseconds)
+        }
+        guard let handle = opener.take() else { throw .cannotConnect(display: name) }
+        let connection = DisplayConnection(
+            handle: handle, name: name, timeoutMilliseconds: timeoutMilliseconds)
         // Without this Xlib calls exit(1) after an I/O error (libX11 ≥ 1.7). The handler
         // runs inside whatever Xlib call met the error; it only sets a flag.
         XSetIOErrorExitHandler(
@@ -66,6 +116,10 @@ final class DisplayConnection {
         // XCloseDisplay may itself meet the I/O error; the exit handler must not reach this
         // object any more, and must not be the default one, which exits.
         XSetIOErrorExitHandler(handle, { _, _ in }, nil)
+        // XCloseDisplay waits for the server (XSync): first that wait, bounded; a server
+        // that does not answer leaves the connection flagged, and XCloseDisplay then skips it.
+        if !isBroken { withUnsafeHandle { _ = XSync($0, True) } }
+        watchdog.stop()
         ProtocolErrors.discard(display: handle)
         XCloseDisplay(handle)
     }
@@ -76,6 +130,8 @@ final class DisplayConnection {
     func internAtoms(_ names: [String]) -> [InternedAtom] {
         var atoms = [UInt](repeating: 0, count: names.count)
         guard !isBroken, !names.isEmpty else { return atoms.map(InternedAtom.init(rawValue:)) }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         var pointers = names.map { strdup($0) }
         defer { for pointer in pointers { free(pointer) } }
         XInternAtoms(handle, &pointers, Int32(names.count), False, &atoms)
@@ -84,7 +140,10 @@ final class DisplayConnection {
 
     /// The name of `atom`, or nil when it has none (or the connection is broken).
     func atomName(_ atom: InternedAtom) -> String? {
-        guard !isBroken, atom != .none, let pointer = XGetAtomName(handle, atom.rawValue) else { return nil }
+        guard !isBroken, atom != .none else { return nil }
+        watchdog.arm()
+        defer { watchdog.disarm() }
+        guard let pointer = XGetAtomName(handle, atom.rawValue) else { return nil }
         defer { XFree(pointer) }
         return String(cString: pointer)
     }
@@ -92,6 +151,8 @@ final class DisplayConnection {
     /// Creates an unmapped 1×1 window on the default root, listening for property changes.
     func createHiddenWindow(title: String) -> WindowID {
         guard !isBroken else { return .none }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         let created = XCreateSimpleWindow(handle, XDefaultRootWindow(handle), -10, -10, 1, 1, 0, 0, 0)
         XSelectInput(handle, created, PropertyChangeMask)
         XStoreName(handle, created, title)
@@ -106,6 +167,8 @@ final class DisplayConnection {
     /// Destroys `window`.
     func destroyWindow(_ window: WindowID) {
         guard !isBroken, window != .none else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XDestroyWindow(handle, window.rawValue)
         XFlush(handle)
     }
@@ -114,12 +177,16 @@ final class DisplayConnection {
     /// changes (each deletion asks for the next chunk) and its destruction.
     func listenForTransfer(on window: WindowID) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XSelectInput(handle, window.rawValue, PropertyChangeMask | StructureNotifyMask)
     }
 
     /// Stops listening to events of `window` (replacing this client's mask with none).
     func stopListening(to window: WindowID) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XSelectInput(handle, window.rawValue, NoEventMask)
     }
 
@@ -131,6 +198,8 @@ final class DisplayConnection {
         append: Bool = false
     ) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         let pointer = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
         XChangeProperty(
             handle, window.rawValue, property.rawValue, type.rawValue, 8,
@@ -146,6 +215,8 @@ final class DisplayConnection {
     /// Replaces a format-32 property with `longs`; Xlib takes format-32 data as C `long`s.
     func changeProperty(_ window: WindowID, _ property: InternedAtom, type: InternedAtom, longs: [UInt]) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         _ = longs.withUnsafeBytes { raw in
             XChangeProperty(
                 handle, window.rawValue, property.rawValue, type.rawValue, 32, PropModeReplace,
@@ -156,6 +227,8 @@ final class DisplayConnection {
     /// Deletes `property` of `window`.
     func deleteProperty(_ window: WindowID, _ property: InternedAtom) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XDeleteProperty(handle, window.rawValue, property.rawValue)
     }
 
@@ -165,6 +238,8 @@ final class DisplayConnection {
         -> PropertyContents
     {
         guard !isBroken else { return .missing }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         var bytes: [UInt8] = []
         var type = InternedAtom.none
         var format: Int32 = 0
@@ -217,12 +292,16 @@ final class DisplayConnection {
     /// it up).
     func setSelectionOwner(_ selection: InternedAtom, _ window: WindowID, time: ServerTime) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XSetSelectionOwner(handle, selection.rawValue, window.rawValue, time.rawValue)
     }
 
     /// The current owner window of `selection` (`.none` for none, or when broken).
     func selectionOwner(_ selection: InternedAtom) -> WindowID {
         guard !isBroken else { return .none }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         return WindowID(rawValue: XGetSelectionOwner(handle, selection.rawValue))
     }
 
@@ -232,6 +311,8 @@ final class DisplayConnection {
         time: ServerTime
     ) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XConvertSelection(
             handle, selection.rawValue, target.rawValue, property.rawValue, requestor.rawValue, time.rawValue)
     }
@@ -240,6 +321,8 @@ final class DisplayConnection {
     /// refuses it.
     func send(_ reply: ServerEvent.ConversionReply) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         reply.withXEvent(display: handle) { event in
             _ = XSendEvent(handle, reply.requestor.rawValue, False, NoEventMask, event)
         }
@@ -250,12 +333,16 @@ final class DisplayConnection {
     /// Flushes and returns how many events Xlib has queued (reading what the socket holds).
     func pendingEventCount() -> Int32 {
         guard !isBroken else { return 0 }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         return XPending(handle)
     }
 
     /// Removes the next queued event; call only when `pendingEventCount() > 0`.
     func nextEvent() -> ServerEvent {
         guard !isBroken else { return .other }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         return ServerEvent.receive { event in
             XNextEvent(handle, event)
             return true
@@ -266,6 +353,8 @@ final class DisplayConnection {
     /// needed; nil when there is none yet.
     func takePropertyChange(window: WindowID) -> ServerEvent.PropertyChange? {
         guard !isBroken else { return nil }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         let event = ServerEvent.receive { event in
             XCheckTypedWindowEvent(handle, window.rawValue, PropertyNotify, event) != 0
         }
@@ -276,6 +365,8 @@ final class DisplayConnection {
     /// Sends buffered requests.
     func flush() {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         XFlush(handle)
     }
 
@@ -291,6 +382,8 @@ final class DisplayConnection {
     /// into Swift errors (ICCCM §2.5: confirm a property write before announcing it).
     func checked(_ body: () -> Void) throws(ProtocolFailure) {
         guard !isBroken else { return }
+        watchdog.arm()
+        defer { watchdog.disarm() }
         let start = XNextRequest(handle)
         body()
         XSync(handle, False)

@@ -12,6 +12,8 @@ struct Ownership {
     let time: ServerTime
     /// Which selection.
     let selection: SelectionName
+    /// The text's other encodings, converted once and shared by every request.
+    let forms = ConvertedForms()
 
     /// The targets to list in a TARGETS reply (ICCCM §2.6.2: every target, including
     /// TARGETS, MULTIPLE and TIMESTAMP).
@@ -45,17 +47,16 @@ struct Ownership {
         case atoms.utf8String, atoms.plainTextUTF8:
             return .bytes(type: target, text)
         case atoms.plainText:
-            var ascii = text.withBytes { TextEncoding.ascii(fromUTF8: $0) }
-            return .bytes(type: target, WipingBuffer.taking(&ascii))
+            return .bytes(type: target, forms.ascii(of: text))
         case atoms.string:
-            return .bytes(type: atoms.string, latin1().buffer)
+            return .bytes(type: atoms.string, forms.latin1(of: text).buffer)
         case atoms.text:
             // ICCCM: TEXT is answered in a real encoding, STRING when it can hold the text.
-            let latin1 = latin1()
+            let latin1 = forms.latin1(of: text)
             if latin1.lossless { return .bytes(type: atoms.string, latin1.buffer) }
-            return compoundText(atoms: atoms, connection: connection)
+            return .bytes(type: atoms.compoundText, forms.compoundText(of: text, connection: connection))
         case atoms.compoundText:
-            return compoundText(atoms: atoms, connection: connection)
+            return .bytes(type: atoms.compoundText, forms.compoundText(of: text, connection: connection))
         case atoms.passwordManagerHint where secret:
             return .bytes(type: target, WipingBuffer.copying(Array("secret".utf8)))
         case atoms.saveTargets where !secret && selection == .clipboard:
@@ -64,20 +65,5 @@ struct Ownership {
         default:
             return nil
         }
-    }
-
-    /// The text in ISO 8859-1 with `?` for other characters, and whether nothing was lost.
-    private func latin1() -> (buffer: WipingBuffer, lossless: Bool) {
-        var (bytes, lossless) = text.withBytes { TextEncoding.latin1(fromUTF8: $0) }
-        return (WipingBuffer.taking(&bytes), lossless)
-    }
-
-    /// COMPOUND_TEXT through Xlib; when the locale cannot convert, the ISO 8859-1 form,
-    /// which is valid compound text (its initial state is ISO 8859-1), with `?` fallbacks.
-    private func compoundText(atoms: KnownAtoms, connection: DisplayConnection) -> Reply {
-        if var converted = text.withBytes({ connection.compoundText(fromUTF8: $0) }) {
-            return .bytes(type: atoms.compoundText, WipingBuffer.taking(&converted))
-        }
-        return .bytes(type: atoms.compoundText, latin1().buffer)
     }
 }

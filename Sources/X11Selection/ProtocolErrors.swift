@@ -17,8 +17,16 @@ enum ProtocolErrors {
     /// that read the error, with the display lock held.
     nonisolated(unsafe) private static var records: [ProtocolErrorRecord] = []
 
-    /// Installs the recording error handler and the quiet I/O error handler (idempotent).
+    /// True once the handlers are installed.
+    nonisolated(unsafe) private static var installed = false
+
+    /// Installs the recording error handler and the quiet I/O error handler, once.
+    ///
+    /// Only the first call reaches Xlib: setting a handler takes Xlib's global lock, which an
+    /// `XOpenDisplay` still waiting for a stopped server holds (see `DisplayOpener`).
     static func installHandlers() {
+        guard !installed else { return }
+        installed = true
         XSetErrorHandler { display, event in
             guard let event else { return 0 }
             ProtocolErrors.record(ServerEvent.errorRecord(display: display, event.pointee))

@@ -25,14 +25,19 @@ final class ReplyWriter {
     private let atoms: KnownAtoms
     private let chunkBytes: Int
     private let timeoutMilliseconds: UInt64
+    private let maximumTransfers: Int
+    private let maximumPerClient: Int
     private var transfers: [TransferKey: Transfer] = [:]
 
     /// Makes a writer that sends chunks of at most `chunkBytes` and drops a transfer that
-    /// stalls for `timeoutMilliseconds`.
+    /// stalls for `timeoutMilliseconds`; at most `maximumTransfers` run at once, at most
+    /// `maximumPerClient` to the windows of one X client.
     init(
         connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms, chunkBytes: Int,
-        timeoutMilliseconds: Int
+        timeoutMilliseconds: Int, maximumTransfers: Int, maximumPerClient: Int
     ) {
+        self.maximumTransfers = max(maximumTransfers, 1)
+        self.maximumPerClient = max(maximumPerClient, 1)
         self.connection = connection
         self.ownWindow = ownWindow
         self.atoms = atoms
@@ -60,6 +65,10 @@ final class ReplyWriter {
         if transfers[key] != nil { drop(key) }
         var incremental: WipingBuffer?
         if case .bytes(_, let buffer) = reply, buffer.count > chunkBytes { incremental = buffer }
+        // A transfer costs bookkeeping and events, not a copy (the bytes are shared), but a
+        // requestor that never reads keeps it for the whole timeout: bounded in number, so
+        // one client flooding requests is refused while others are served.
+        if incremental != nil && !hasRoomForTransfer(to: requestor) { return false }
         do {
             try connection.checked {
                 switch reply {
@@ -88,6 +97,19 @@ final class ReplyWriter {
                 whenComplete: whenComplete)
         } else {
             whenComplete?()
+        }
+        return true
+    }
+
+    /// True when one more transfer to `requestor` stays within both caps.
+    private func hasRoomForTransfer(to requestor: WindowID) -> Bool {
+        guard transfers.count < maximumTransfers else { return false }
+        let mask = connection.resourceMask
+        let client = requestor.rawValue & ~mask
+        var count = 0
+        for key in transfers.keys where key.requestor.rawValue & ~mask == client {
+            count += 1
+            if count >= maximumPerClient { return false }
         }
         return true
     }

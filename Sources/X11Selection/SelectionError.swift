@@ -10,6 +10,9 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
     case cannotConnect(display: String)
     /// The connection to the X server was lost; the service cannot be used again.
     case connectionLost(display: String)
+    /// The X server named `display` accepted the connection but did not answer within
+    /// `milliseconds` (stopped, or a network display gone quiet); tried again later.
+    case notAnswering(display: String, milliseconds: Int)
     /// The server did not report a timestamp within the bound (it did not answer).
     case noTimestamp(milliseconds: Int)
     /// `XSetSelectionOwner` did not make this client the owner.
@@ -26,6 +29,9 @@ public enum SelectionError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot connect to X display \(display) (is the X server running, and is access allowed?)"
         case .connectionLost(let display):
             return "the connection to X display \(display) was lost; restart to use the new X server"
+        case .notAnswering(let display, let milliseconds):
+            return "the X server of display \(display) did not answer within \(milliseconds) ms"
+                + " (is it stopped or unreachable?); cliptabd tries again later"
         case .noTimestamp(let milliseconds):
             return "the X server did not answer within \(milliseconds) ms; the selection was not taken"
         case .notOwner(let selection):

@@ -12,12 +12,14 @@ public enum SelectionReadError: Error, Equatable, Sendable, CustomStringConverti
     case tooLarge(String)
     /// The X display is gone (or was never reachable).
     case unavailable(String)
+    /// Too many reads are already waiting (`SelectionConfiguration.maximumPendingReads`).
+    case busy(String)
 
     /// The message alone.
     public var message: String {
         switch self {
         case .empty(let message), .timedOut(let message), .tooLarge(let message),
-            .unavailable(let message):
+            .unavailable(let message), .busy(let message):
             return message
         }
     }

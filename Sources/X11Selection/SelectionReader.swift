@@ -5,7 +5,11 @@
 /// Per selection at most one conversion waits for its SelectionNotify at a time: a refusal
 /// (property None) names no property, so two outstanding conversions of the same selection
 /// could not be told apart. Reads that have moved on to receiving INCR chunks no longer
-/// need the notification, so the next read starts then. Each read has its own property.
+/// need the notification, so the next read starts then. Each read has its own property,
+/// taken from a fixed pool (twice the most reads that may wait), so no atom is interned
+/// per read. Reads start, and complete, first-in first-out; a read that ends at once (our
+/// own text, no owner) never starts the next one from inside itself: `pump()` does that in
+/// a loop, so a long queue costs no stack.
 final class SelectionReader {
     /// The outcome a read reports.
     typealias Completion = (Result<[UInt8], SelectionReadError>) -> Void
@@ -66,17 +70,29 @@ final class SelectionReader {
     /// never reused, and emptied whenever the owner writes, so that an owner in the middle
     /// of an INCR transfer runs to its end instead of waiting on us.
     private var abandonedProperties: Set<InternedAtom> = []
+    /// Abandoned properties, oldest first: reused, oldest first, once the pool is used up.
+    private var abandonedOrder: [InternedAtom] = []
     private var propertiesMade = 0
+    /// The most reads waiting at once.
+    private let maximumPending: Int
+    /// Selections whose next queued read may start, and completions due, in order.
+    private var selectionsToStart: [SelectionName] = []
+    private var completionsDue: [(Completion, Result<[UInt8], SelectionReadError>)] = []
+    private var pumping = false
 
     /// Answers reads of a selection this client owns by the time the read starts.
     var ownedText: (SelectionName) -> WipingBuffer? = { _ in nil }
 
     /// Makes a reader that receives into properties of `ownWindow`.
-    init(connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms) {
+    init(connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms, maximumPending: Int) {
         self.connection = connection
         self.ownWindow = ownWindow
         self.atoms = atoms
+        self.maximumPending = maximumPending
     }
+
+    /// How many property atoms this reader has interned (at most twice `maximumPending`).
+    var propertyCount: Int { propertiesMade }
 
     /// The number of reads not yet completed.
     var pendingCount: Int { reads.count }
@@ -89,18 +105,44 @@ final class SelectionReader {
         _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int, now: UInt64,
         completion: @escaping Completion
     ) {
+        defer { pump() }
+        guard reads.count < maximumPending else {
+            let message =
+                "\(reads.count) clipboard reads are already waiting for their owners; try again when they end"
+            completionsDue.append((completion, .failure(.busy(message))))
+            return
+        }
         let read = PendingRead(
             selection: selection, property: takeProperty(),
             deadline: now + UInt64(max(timeoutMilliseconds, 0)), timeoutMilliseconds: timeoutMilliseconds,
             maxBytes: max(maxBytes, 0), completion: completion)
         reads.append(read)
-        startNext(for: selection)
+        selectionsToStart.append(selection)
+    }
+
+    /// Starts reads and runs completions until none is due, in order; re-entered (from a
+    /// completion that reads again) it only queues.
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        defer { pumping = false }
+        while true {
+            if !selectionsToStart.isEmpty {
+                startNext(for: selectionsToStart.removeFirst())
+            } else if !completionsDue.isEmpty {
+                let (completion, result) = completionsDue.removeFirst()
+                completion(result)
+            } else {
+                return
+            }
+        }
     }
 
     // MARK: - Events
 
     /// Handles a SelectionNotify sent to our window; false when no read expected it.
     func selectionNotified(_ event: ServerEvent.ConversionReply) -> Bool {
+        defer { pump() }
         if abandonedProperties.contains(event.property) {
             connection.deleteProperty(ownWindow, event.property)
             return true
@@ -124,6 +166,7 @@ final class SelectionReader {
     ///
     /// Returns false when the property belongs to no read.
     func propertyChanged(_ event: ServerEvent.PropertyChange) -> Bool {
+        defer { pump() }
         if abandonedProperties.contains(event.property) {
             if !event.isDeletion { connection.deleteProperty(ownWindow, event.property) }
             return true
@@ -154,6 +197,7 @@ final class SelectionReader {
 
     /// Fails reads whose deadline passed.
     func expire(now: UInt64) {
+        defer { pump() }
         for read in reads where read.deadline <= now {
             let message =
                 "the owner of \(read.selection) did not deliver its contents within"
@@ -165,6 +209,7 @@ final class SelectionReader {
 
     /// Fails every read: the display is gone.
     func failAll(_ error: SelectionReadError) {
+        defer { pump() }
         while let read = reads.first {
             finish(read, .failure(error), reuseProperty: false)
         }
@@ -177,21 +222,30 @@ final class SelectionReader {
             let read = reads.first(where: { $0.selection == selection && $0.isQueued })
         else { return }
         if connection.isBroken {
-            finish(
-                read, .failure(.unavailable("the X display \(connection.name) is gone")), reuseProperty: false
-            )
+            finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
         } else if let text = ownedText(selection) {
             // Never ask ourselves: a single-threaded owner waiting for its own answer
             // would wait forever (ICCCM §2.4 via Qt's note).
             var bytes = text.copiedBytes
             deliver(read, bytes: &bytes, type: atoms.utf8String)
         } else if connection.selectionOwner(atoms.atom(for: selection)) == .none {
+            // No owner, or no answer: a server that did not answer in time broke the connection.
+            guard !connection.isBroken else {
+                return finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
+            }
             let message = "nothing to paste: no program owns \(selection)"
             finish(read, .failure(.empty(message)), reuseProperty: true)
         } else {
             // ICCCM §2.6.2: ask what the owner offers, then pick the best text target.
             convert(read, target: atoms.targets)
         }
+    }
+
+    /// Why the broken connection failed: gone, or dropped after the server did not answer.
+    private var brokenMessage: String {
+        guard connection.timedOut else { return "the X display \(connection.name) is gone" }
+        return "the X server of display \(connection.name) did not answer within"
+            + " \(connection.timeoutMilliseconds) ms; the connection was dropped"
     }
 
     private func convert(_ read: PendingRead, target: InternedAtom) {
@@ -258,7 +312,7 @@ final class SelectionReader {
                 return
             }
             read.stage = .receivingIncrements
-            startNext(for: read.selection)
+            selectionsToStart.append(read.selection)
         case .value(let value):
             var bytes = value.bytes
             deliver(read, bytes: &bytes, type: value.type)
@@ -296,8 +350,8 @@ final class SelectionReader {
         .tooLarge("\(read.selection) holds \(byteCount) bytes or more, over the limit of \(read.maxBytes)")
     }
 
-    /// Removes `read`, starts the next read of its selection, then reports the result (last,
-    /// so that the completion may start new reads).
+    /// Removes `read` and queues the start of the next read of its selection and the
+    /// report of the result, both run by `pump()` (so that the completion may start reads).
     private func finish(
         _ read: PendingRead, _ result: Result<[UInt8], SelectionReadError>, reuseProperty: Bool
     ) {
@@ -308,15 +362,25 @@ final class SelectionReader {
             freeProperties.append(read.property)
         } else {
             abandonedProperties.insert(read.property)
+            abandonedOrder.append(read.property)
         }
-        startNext(for: read.selection)
-        read.completion(result)
+        selectionsToStart.append(read.selection)
+        completionsDue.append((read.completion, result))
     }
 
     /// A property of our window that no outstanding read uses.
     private func takeProperty() -> InternedAtom {
-        if let property = freeProperties.popLast() { return property }
-        propertiesMade += 1
-        return connection.internAtoms(["CLIPTAB_SELECTION_\(propertiesMade)"])[0]
+        // Oldest first, so that a property freed a moment ago rests the longest.
+        if !freeProperties.isEmpty { return freeProperties.removeFirst() }
+        if propertiesMade < 2 * maximumPending {
+            propertiesMade += 1
+            return connection.internAtoms(["CLIPTAB_SELECTION_\(propertiesMade)"])[0]
+        }
+        // The pool is used up, and at most half of it is in use: the property abandoned
+        // longest ago returns (emptied), its late owner long given up on.
+        let property = abandonedOrder.removeFirst()
+        abandonedProperties.remove(property)
+        connection.deleteProperty(ownWindow, property)
+        return property
     }
 }

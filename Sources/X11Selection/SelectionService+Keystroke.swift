@@ -32,7 +32,7 @@ extension SelectionService {
         while current != .none && current != root {
             if let hint = connection.classHint(of: current) {
                 return FocusedWindow(
-                    window: focus.rawValue, client: current.rawValue, instanceName: hint.name,
+                    window: focus, client: current, instanceName: hint.name,
                     className: hint.className)
             }
             guard let tree = connection.tree(of: current) else { break }
@@ -46,20 +46,20 @@ extension SelectionService {
             visited += 1
             if let hint = connection.classHint(of: window) {
                 return FocusedWindow(
-                    window: focus.rawValue, client: window.rawValue, instanceName: hint.name,
+                    window: focus, client: window, instanceName: hint.name,
                     className: hint.className)
             }
             queue += connection.tree(of: window)?.children ?? []
         }
         connection.discardUncheckedErrors()
-        return FocusedWindow(window: focus.rawValue, client: 0, instanceName: "", className: "")
+        return FocusedWindow(window: focus, client: .none, instanceName: "", className: "")
     }
 
     /// True when windows `first` and `second` were made by the same X client (the ids share
     /// the client's base; a client's hidden selection window pairs with its focus window).
-    public func sameClient(_ first: UInt, _ second: UInt) -> Bool {
+    public func sameClient(_ first: WindowID, _ second: WindowID) -> Bool {
         let mask = connection.resourceMask
-        return first & ~mask == second & ~mask
+        return first.rawValue & ~mask == second.rawValue & ~mask
     }
 
     /// Sends `chord` as real key events to wherever the keyboard input goes now.

@@ -53,8 +53,12 @@ public final class SelectionService {
         let chunk = min(max(configuration.incrementalChunkBytes, 1), connection.maxRequestBytes - 100)
         writer = ReplyWriter(
             connection: connection, ownWindow: window, atoms: atoms, chunkBytes: max(chunk, 1),
-            timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds)
-        reader = SelectionReader(connection: connection, ownWindow: window, atoms: atoms)
+            timeoutMilliseconds: configuration.incrementalTimeoutMilliseconds,
+            maximumTransfers: configuration.maximumTransfers,
+            maximumPerClient: configuration.maximumTransfersPerClient)
+        reader = SelectionReader(
+            connection: connection, ownWindow: window, atoms: atoms,
+            maximumPending: max(configuration.maximumPendingReads, 1))
         reader.ownedText = { [unowned self] selection in ownerships[selection]?.text }
         connection.flush()
     }
@@ -67,9 +71,14 @@ public final class SelectionService {
     public static func connect(
         display: String?, configuration: SelectionConfiguration = SelectionConfiguration()
     ) throws(SelectionError) -> SelectionService {
-        let connection = try DisplayConnection.open(display)
+        let connection = try DisplayConnection.open(
+            display, timeoutMilliseconds: configuration.serverTimeoutMilliseconds)
         let service = SelectionService(connection: connection, configuration: configuration)
-        if connection.isBroken { throw .connectionLost(display: connection.name) }
+        if connection.isBroken {
+            throw connection.timedOut
+                ? .notAnswering(display: connection.name, milliseconds: connection.timeoutMilliseconds)
+                : .connectionLost(display: connection.name)
+        }
         return service
     }
 
@@ -91,6 +100,10 @@ public final class SelectionService {
 
     /// The number of `readText` calls not yet completed, for diagnostics.
     public var pendingReadCount: Int { reader.pendingCount }
+
+    /// The property atoms interned for reads so far (a fixed pool: at most twice
+    /// `maximumPendingReads`), for diagnostics.
+    public var readPropertyCount: Int { reader.propertyCount }
 
     /// Handles everything that is due, then returns with Xlib's queue empty and flushed.
     ///
@@ -180,7 +193,16 @@ public final class SelectionService {
     }
 
     private var lostMessage: String {
-        "the connection to X display \(connection.name) was lost"
+        guard connection.timedOut else { return "the connection to X display \(connection.name) was lost" }
+        return "the X server of display \(connection.name) did not answer within"
+            + " \(connection.timeoutMilliseconds) ms, so the connection was dropped"
+    }
+
+    /// Why the broken connection is gone: lost, or dropped after the server stopped answering.
+    private var lostError: SelectionError {
+        connection.timedOut
+            ? .notAnswering(display: connection.name, milliseconds: connection.timeoutMilliseconds)
+            : .connectionLost(display: connection.name)
     }
 
     // MARK: - Owning
@@ -198,14 +220,14 @@ public final class SelectionService {
     public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError)
         -> ServerTime
     {
-        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard !connection.isBroken else { throw lostError }
         guard TextEncoding.isValidUTF8(text) else { throw .invalidText }
         let buffer = WipingBuffer.copying(text)
         let time = try serverTimestamp()
         let atom = atoms.atom(for: selection)
         connection.setSelectionOwner(atom, window, time: time)
         let owner = connection.selectionOwner(atom)
-        guard !connection.isBroken else { throw .connectionLost(display: connection.name) }
+        guard !connection.isBroken else { throw lostError }
         guard owner == window else {
             ownerships[selection] = nil
             throw .notOwner(selection)
@@ -257,7 +279,7 @@ public final class SelectionService {
                 if change.property == atoms.timestampProperty && !change.isDeletion { return change.time }
                 deferredEvents.append(.propertyChange(change))
             }
-            if connection.isBroken { throw .connectionLost(display: connection.name) }
+            if connection.isBroken { throw lostError }
             let now = monotonicMilliseconds()
             if now >= deadline { throw .noTimestamp(milliseconds: bound) }
             connection.waitUntilReadable(milliseconds: Int(deadline - now))
@@ -314,12 +336,14 @@ public final class SelectionService {
         guard case .value(let parameters) = contents, parameters.format == 32 else { return false }
         var pairs = parameters.atoms
         guard pairs.count % 2 == 0 else { return false }
+        let convertedPairs = max(configuration.maximumMultiplePairs, 0)
         for index in stride(from: 0, to: pairs.count, by: 2) {
             let target = pairs[index]
             let property = pairs[index + 1]
             var converted = false
-            // No nested MULTIPLE, and every pair needs a property.
-            if target != atoms.multiple && property != .none,
+            // No nested MULTIPLE, and every pair needs a property. Past the cap a pair fails
+            // as ICCCM allows: each converted pair costs a checked write (a round trip).
+            if index / 2 < convertedPairs && target != atoms.multiple && property != .none,
                 let reply = ownership.reply(to: target, atoms: atoms, connection: connection)
             {
                 converted = writer.write(
@@ -354,7 +378,7 @@ public final class SelectionService {
     private func report(_ requestor: WindowID, _ ownership: Ownership, textDelivered: Bool) {
         transferReports.append(
             SelectionTransfer(
-                selection: ownership.selection, requestor: requestor.rawValue,
+                selection: ownership.selection, requestor: requestor,
                 acquisitionTime: ownership.time,
                 textDelivered: textDelivered))
     }

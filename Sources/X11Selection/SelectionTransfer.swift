@@ -11,7 +11,7 @@ public struct SelectionTransfer: Equatable, Sendable {
     /// The selection asked for.
     public let selection: SelectionName
     /// The requestor's window (often a hidden helper window of the program that pastes).
-    public let requestor: UInt
+    public let requestor: WindowID
     /// The acquisition time of the ownership that answered: tells one copy from the next.
     public let acquisitionTime: ServerTime
     /// True when the requestor now holds the complete text.
@@ -19,7 +19,7 @@ public struct SelectionTransfer: Equatable, Sendable {
 
     /// Makes a report.
     public init(
-        selection: SelectionName, requestor: UInt, acquisitionTime: ServerTime, textDelivered: Bool
+        selection: SelectionName, requestor: WindowID, acquisitionTime: ServerTime, textDelivered: Bool
     ) {
         self.selection = selection
         self.requestor = requestor

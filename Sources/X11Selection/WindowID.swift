@@ -3,17 +3,17 @@
 /// A window on the X server: ours, a requestor's or a selection owner's.
 ///
 /// The corresponding C type is `Window`, an unsigned long; 0 is `None`.
-struct WindowID: RawRepresentable, Hashable, Sendable {
+public struct WindowID: RawRepresentable, Hashable, Sendable {
     /// The server's resource id of the window.
-    let rawValue: UInt
+    public let rawValue: UInt
 
     /// Wraps a window id as the server gave it.
-    init(rawValue: UInt) { self.rawValue = rawValue }
+    public init(rawValue: UInt) { self.rawValue = rawValue }
 
     /// `None`: no window (a selection without an owner).
-    static let none = WindowID(rawValue: 0)
+    public static let none = WindowID(rawValue: 0)
 
     /// `PointerRoot` (1), as an input focus: keyboard input goes to the window under the
     /// pointer.
-    static let pointerRoot = WindowID(rawValue: 1)
+    public static let pointerRoot = WindowID(rawValue: 1)
 }

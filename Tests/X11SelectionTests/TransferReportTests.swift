@@ -46,7 +46,7 @@ struct TransferReportTests {
     /// A requestor's windows and the owner's own belong to different clients.
     @Test func clientsAreToldApart() throws {
         let harness = try Harness()
-        var requestors: [UInt] = []
+        var requestors: [WindowID] = []
         harness.service.onTransfer = { requestors.append($0.requestor) }
         try harness.service.own(.clipboard, text: Array("x".utf8), secret: false)
         // The first requestor stays connected until the second has asked: a client that
@@ -64,7 +64,7 @@ struct TransferReportTests {
         #expect(try read?.get() == Array("x".utf8))
         _ = try harness.run(["xclip", "-selection", "clipboard", "-o"])
         let first = try #require(requestors.first)
-        #expect(harness.service.sameClient(first, first | 0x7))
+        #expect(harness.service.sameClient(first, WindowID(rawValue: first.rawValue | 0x7)))
         #expect(requestors.contains { !harness.service.sameClient(first, $0) }, "\(requestors)")
     }
 }

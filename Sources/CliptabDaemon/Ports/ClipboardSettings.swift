@@ -10,6 +10,13 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var readTimeoutMilliseconds = 2_000
     /// The largest clipboard text a paste accepts, in bytes.
     public var maxReadBytes = 16 << 20
+    /// The longest any one request may wait for the X server, in milliseconds.
+    ///
+    /// Connecting included. Past it the connection is dropped (clipboard calls answer
+    /// `ClipboardUnavailable`, tables are served meanwhile) and retried every
+    /// `reconnectMilliseconds`. Not in the configuration file: well above any answer a
+    /// working server gives, even a remote one, and short enough for a table call to wait.
+    public var serverTimeoutMilliseconds = 1_500
     /// How often an unreachable display is tried again, in milliseconds.
     public var reconnectMilliseconds = 5_000
     /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.

@@ -28,7 +28,7 @@ final class FocusPasteRun {
     /// The acquisition time of the pasted copy.
     var acquired = ServerTime.current
     /// The window the keystroke went to (its client fetches the text).
-    var target: UInt = 0
+    var target = WindowID.none
     /// When the wait for the fetch ends.
     var deadline: UInt64 = 0
     /// After a fetch: when the target has been quiet long enough to restore.

@@ -73,7 +73,7 @@ extension X11Clipboard: FocusPastePort {
         }
         let paste = settings.focusPaste
         let chord = paste.chord(instanceName: focus.instanceName, className: focus.className)
-        run.target = focus.client != 0 ? focus.client : focus.window
+        run.target = focus.client != .none ? focus.client : focus.window
         do {
             try service.sendKeystroke(chord, repressModifiers: paste.repressModifiers)
         } catch {

@@ -19,6 +19,8 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     var service: SelectionService?
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
+    /// True when this daemon owned CLIPBOARD as of the last event handling.
+    private var owned = false
     /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
     var secretClear: (deadline: UInt64, acquired: ServerTime)?
     /// The paste into the focused window under way, and those waiting for it to end.
@@ -37,13 +39,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     @discardableResult
     func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
         if let service, !service.isBroken { return service }
+        // The broken connection is closed before a new attempt: an attempt the server does
+        // not answer holds Xlib's global lock, which closing a display may need.
+        dropBrokenService(now: now)
         guard let display else { return nil }
         guard force || now >= nextConnectAttempt else { return nil }
         nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
         do {
             let configuration = SelectionConfiguration(
                 incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
-                incrementalChunkBytes: settings.incrementalChunkBytes)
+                incrementalChunkBytes: settings.incrementalChunkBytes,
+                serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
             let connected = try SelectionService.connect(display: display, configuration: configuration)
             connected.onOwnershipLost = { [weak self] selection in
                 guard let self, selection == .clipboard else { return }
@@ -125,6 +131,8 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                             "the clipboard's owner did not answer within \(timeout) ms: \(message)")))
             case .failure(.tooLarge(let message)):
                 completion(.failure(CliptabError(.limitExceeded, message)))
+            case .failure(.busy(let message)):
+                completion(.failure(CliptabError(.limitExceeded, message)))
             case .failure(.unavailable(let message)):
                 completion(.failure(CliptabError(.clipboardUnavailable, message)))
             }
@@ -145,15 +153,9 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     /// Handles X events, clears an expired secret copy, and retries a lost display.
     public func process(now: UInt64) {
         if let service {
-            let owned = !service.isBroken && service.owns(.clipboard)
+            owned = !service.isBroken && service.owns(.clipboard)
             service.processEvents(now: now)
-            if service.isBroken {
-                // Never touch a broken Display again: drop it and reconnect later.
-                self.service = nil
-                secretClear = nil
-                nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
-                if owned { onLost() }
-            }
+            dropBrokenService(now: now)
         } else if display != nil {
             connectIfNeeded(now: now)
         }
@@ -168,6 +170,20 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                 service.release(.primary)
                 onLost()
             }
+        }
+    }
+
+    /// Drops a broken connection (never touched again) and schedules the reconnect; tells
+    /// `onLost` when the clipboard was ours as of the last look.
+    private func dropBrokenService(now: UInt64) {
+        guard let service, service.isBroken else { return }
+        // Never touch a broken Display again: drop it and reconnect later.
+        self.service = nil
+        secretClear = nil
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        if owned {
+            owned = false
+            onLost()
         }
     }
 

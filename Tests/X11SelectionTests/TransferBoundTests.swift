@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Posix
+import TestSupport
+import Testing
+
+@testable import X11Selection
+
+/// What serving costs per request: converted forms shared between requests, INCR
+/// transfers and MULTIPLE pairs capped, a flooding client refused while others are served.
+@Suite(.serialized)
+struct TransferBoundTests {
+    /// A requestor through libX11 (ctypes): `flood COUNT SECONDS` asks for STRING into
+    /// COUNT properties of one window, never reading, prints the answers, then stays
+    /// connected SECONDS; `multiple PAIRS` sends one MULTIPLE of PAIRS UTF8_STRING pairs and
+    /// prints how many pairs were converted.
+    static let requestor = #"""
+        import ctypes, ctypes.util, json, select, sys, time
+        x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
+        P, L, I = ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int
+        x.XOpenDisplay.restype = P; x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+        x.XDefaultRootWindow.restype = L; x.XDefaultRootWindow.argtypes = [P]
+        x.XCreateSimpleWindow.restype = L
+        x.XCreateSimpleWindow.argtypes = [P, L, I, I, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, L, L]
+        x.XInternAtom.restype = L; x.XInternAtom.argtypes = [P, ctypes.c_char_p, I]
+        x.XConvertSelection.argtypes = [P, L, L, L, L, L]
+        x.XChangeProperty.argtypes = [P, L, L, L, I, I, P, I]
+        x.XPending.argtypes = [P]; x.XNextEvent.argtypes = [P, P]; x.XFlush.argtypes = [P]
+        x.XConnectionNumber.argtypes = [P]
+        x.XGetWindowProperty.argtypes = [P, L, L, ctypes.c_long, ctypes.c_long, I, L,
+            ctypes.POINTER(L), ctypes.POINTER(I), ctypes.POINTER(L), ctypes.POINTER(L), ctypes.POINTER(P)]
+        dpy = x.XOpenDisplay(None)
+        atom = lambda name: x.XInternAtom(dpy, name.encode(), 0)
+        w = x.XCreateSimpleWindow(dpy, x.XDefaultRootWindow(dpy), 0, 0, 1, 1, 0, 0, 0)
+        CLIPBOARD = atom('CLIPBOARD')
+
+        def notified(count, seconds):
+            got, deadline = [], time.time() + seconds
+            while len(got) < count and time.time() < deadline:
+                while x.XPending(dpy) and len(got) < count:
+                    event = (ctypes.c_long * 24)()
+                    x.XNextEvent(dpy, event)
+                    if event[0] & 0xffffffff == 31:  # SelectionNotify
+                        got.append(event[7])  # its property: 0 when refused
+                select.select([x.XConnectionNumber(dpy)], [], [], 0.05)
+            return got
+
+        mode, count = sys.argv[1], int(sys.argv[2])
+        if mode == 'flood':
+            for k in range(count):
+                x.XConvertSelection(dpy, CLIPBOARD, atom('STRING'), atom('FLOOD%d' % k), w, 0)
+            x.XFlush(dpy)
+            got = notified(count, 30)
+            print(json.dumps({'answered': len(got), 'converted': sum(1 for p in got if p)}), flush=True)
+            time.sleep(float(sys.argv[3]))
+        else:
+            pairs = []
+            for k in range(count):
+                pairs += [atom('UTF8_STRING'), atom('PAIR%d' % (k % 100))]
+            values = (L * len(pairs))(*pairs)
+            x.XChangeProperty(dpy, w, atom('MULTI'), atom('ATOM_PAIR'), 32, 0, values, len(pairs))
+            x.XConvertSelection(dpy, CLIPBOARD, atom('MULTIPLE'), atom('MULTI'), w, 0)
+            x.XFlush(dpy)
+            got = notified(1, 30)
+            t, f, n, after, data = L(), I(), L(), L(), P()
+            x.XGetWindowProperty(dpy, w, atom('MULTI'), 0, 1 << 20, 0, 0, ctypes.byref(t), ctypes.byref(f),
+                ctypes.byref(n), ctypes.byref(after), ctypes.byref(data))
+            items = ctypes.cast(data, ctypes.POINTER(L))
+            converted = sum(1 for k in range(1, n.value, 2) if items[k] != 0)
+            print(json.dumps({'answered': len(got), 'converted': converted, 'pairs': n.value // 2}))
+        """#
+
+    /// The test process's resident set, in KiB.
+    static func residentKiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+        }
+        return 0
+    }
+
+    static func decode(_ line: String) -> [String: Int] {
+        (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Int] ?? [:]
+    }
+
+    @Test("a flood of STRING requests shares one converted copy; transfers past the cap are refused")
+    func floodSharesAndIsCapped() throws {
+        let harness = try Harness(
+            configuration: SelectionConfiguration(maximumTransfers: 128, maximumTransfersPerClient: 16))
+        // 4 MiB of two-byte characters: each STRING request would convert 2 MiB of Latin-1.
+        let text = Array(String(repeating: "é", count: 2 << 20).utf8)
+        try harness.service.own(.clipboard, text: text, secret: false)
+        let before = Self.residentKiB()
+        let flood = RunningClient(
+            try harness.spawn("python3", ["-c", Self.requestor, "flood", "200", "20"]))
+        defer { flood.process.signal(SIGKILL) }
+        harness.pump(milliseconds: 20_000) { harness.service.activeTransferCount >= 16 }
+        // Let the remaining requests arrive and be refused.
+        harness.pump(milliseconds: 1000)
+        #expect(harness.service.activeTransferCount == 16)
+        let grown = Self.residentKiB() - before
+        // 16 stalled transfers of private 2 MiB copies would hold 32 MiB; one shared copy 2.
+        #expect(grown < 12 << 10, "the flood grew the resident set by \(grown) KiB")
+        // Another client is served meanwhile, by INCR, in full.
+        let read = try harness.run(["xclip", "-selection", "clipboard", "-t", "STRING", "-o"])
+        #expect(read.output.count == 2 << 20)
+        #expect(read.output.allSatisfy { $0 == 0xE9 })
+    }
+
+    @Test("a MULTIPLE of 4,000 pairs converts the first 64 and fails the rest")
+    func multiplePairsCapped() throws {
+        let harness = try Harness()
+        try harness.service.own(.clipboard, text: Array("small".utf8), secret: false)
+        let start = MonotonicClock.milliseconds()
+        let result = try harness.run(["python3", "-c", Self.requestor, "multiple", "4000"])
+        let answer = Self.decode(result.outputText.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(answer["answered"] == 1, "\(result.outputText)")
+        #expect(answer["pairs"] == 4000)
+        #expect(answer["converted"] == 64)
+        #expect(MonotonicClock.milliseconds() - start < 20_000)
+    }
+
+    @Test("every STRING request gets the same converted buffer")
+    func convertedOnce() throws {
+        let harness = try Harness()
+        let forms = ConvertedForms()
+        let text = WipingBuffer.copying(Array("grüße".utf8))
+        #expect(forms.latin1(of: text).buffer === forms.latin1(of: text).buffer)
+        #expect(forms.ascii(of: text) === forms.ascii(of: text))
+        let compound = forms.compoundText(of: text, connection: harness.service.connection)
+        #expect(compound === forms.compoundText(of: text, connection: harness.service.connection))
+    }
+}
