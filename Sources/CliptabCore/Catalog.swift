@@ -84,6 +84,7 @@ public struct Catalog: Sendable, Equatable {
             withTable(tableID) { table in
                 let doomed = Set(sectionIDs)
                 table.sections.removeAll { doomed.contains($0.id) }
+                table.names.removeSections(doomed)
             }
         case .insertRow(let tableID, let sectionID, let row):
             withTable(tableID) { table in
@@ -110,10 +111,12 @@ public struct Catalog: Sendable, Equatable {
                 let to = Self.sectionIndex(table, toSectionID)
                 let target = table.sections[to].rows.insertionIndex(forKey: key)
                 table.sections[to].rows.insert(row, at: target)
+                table.names.moved(rowID, to: toSectionID, key: key)
             }
         case .deleteRows(let tableID, let sectionID, let rowIDs, let keys):
             withTable(tableID) { table in
                 let index = Self.sectionIndex(table, sectionID)
+                if !table.names.isEmpty { for rowID in rowIDs { table.names.removeName(of: rowID) } }
                 // Few rows: remove each by binary search; many: one filtering pass.
                 if keys.count <= 32 {
                     for (rowID, key) in zip(rowIDs, keys) {
@@ -126,6 +129,11 @@ public struct Catalog: Sendable, Equatable {
                     let doomed = Set(rowIDs)
                     table.sections[index].rows.removeAll { doomed.contains($0.id) }
                 }
+            }
+        case .setRowName(let tableID, let sectionID, let rowID, let key, let name):
+            withTable(tableID) { table in
+                table.names.setName(
+                    name, at: RowNameIndex.Place(rowID: rowID, sectionID: sectionID, key: key))
             }
         case .setCounters(let counters):
             self.counters = counters

@@ -29,6 +29,8 @@ public struct CliptabError: Error, Equatable, Sendable, CustomStringConvertible 
         case clipboardEmpty = "ClipboardEmpty"
         /// The change could not be made durable; nothing changed.
         case storageFailure = "StorageFailure"
+        /// `SetRowName` (or an import) gives a row a name that another row of the table has.
+        case nameInUse = "NameInUse"
     }
 
     /// The kind of error.

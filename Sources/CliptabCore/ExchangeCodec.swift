@@ -162,10 +162,14 @@ extension ExchangeCodec {
 // MARK: - tsv
 
 private let tsvHeaderLine = "section\theader\tfooter\trow\ttext"
+/// The header line when rows carry names: a sixth column.
+private let tsvNamedHeaderLine = tsvHeaderLine + "\tname"
 
 extension ExchangeCodec {
     private static func encodeTSV(_ table: ExchangeTable) -> [UInt8] {
-        var output = Array(tsvHeaderLine.utf8)
+        // The name column only when some row has a name, so unnamed tables export as before.
+        let named = table.sections.contains { $0.rows.contains { !$0.name.isEmpty } }
+        var output = Array((named ? tsvNamedHeaderLine : tsvHeaderLine).utf8)
         output.append(newline)
         for (sectionIndex, section) in table.sections.enumerated() {
             var prefix = Array(String(sectionIndex).utf8)
@@ -176,13 +180,17 @@ extension ExchangeCodec {
             prefix.append(tab)
             if section.rows.isEmpty {
                 output += prefix
-                output += [tab, newline]
+                output += named ? [tab, tab, newline] : [tab, newline]
             }
             for (rowIndex, row) in section.rows.enumerated() {
                 output += prefix
                 output += String(rowIndex).utf8
                 output.append(tab)
                 appendEscaped(row.text, to: &output)
+                if named {
+                    output.append(tab)
+                    appendEscaped(row.name, to: &output)
+                }
                 output.append(newline)
             }
         }
@@ -209,12 +217,14 @@ extension ExchangeCodec {
         var sectionFields: (header: ArraySlice<UInt8>, footer: ArraySlice<UInt8>, line: Int) = ([], [], 0)
         var sectionIsEmpty = false
         var sawHeaderLine = false
+        var columns = 5
         try forEachLine(bytes) { number, line in
             func failure(_ reason: String) -> CliptabError {
                 CliptabError(.invalidArgument, "tsv line \(number): \(reason)")
             }
             if number == 1 {
-                guard bytes[line].elementsEqual(tsvHeaderLine.utf8) else {
+                if bytes[line].elementsEqual(tsvNamedHeaderLine.utf8) { columns = 6 }
+                guard columns == 6 || bytes[line].elementsEqual(tsvHeaderLine.utf8) else {
                     throw failure(
                         "expected the header line \"section\\theader\\tfooter\\trow\\ttext\" "
                             + "(tab-separated), found \(excerpt(bytes, line))")
@@ -223,9 +233,10 @@ extension ExchangeCodec {
                 return
             }
             let fields = bytes[line].split(separator: tab, omittingEmptySubsequences: false)
-            guard fields.count == 5 else {
+            guard fields.count == columns else {
                 throw failure(
-                    "expected 5 tab-separated fields (section, header, footer, row, text), "
+                    "expected \(columns) tab-separated fields (section, header, footer, row, text"
+                        + (columns == 6 ? ", name" : "") + "), "
                         + "found \(fields.count); write a tab inside a field as \\t")
             }
             guard let sectionIndex = plainNumber(fields[0]) else {
@@ -262,9 +273,9 @@ extension ExchangeCodec {
                         "an empty row number stands for a section without rows, but section \(sectionIndex) "
                             + "has rows")
                 }
-                guard fields[4].isEmpty else {
+                guard fields[4].isEmpty, columns == 5 || fields[5].isEmpty else {
                     throw failure(
-                        "an empty row number stands for a section without rows, so the text must be empty too"
+                        "an empty row number stands for a section without rows, so the text (and name) must be empty too"
                     )
                 }
                 sectionIsEmpty = true
@@ -277,7 +288,9 @@ extension ExchangeCodec {
                         + "(rows are numbered 0, 1, … in each section)")
             }
             sections[sectionIndex].rows.append(
-                ExchangeRow(text: try unescape(fields[4], field: "text", failure: failure)))
+                ExchangeRow(
+                    text: try unescape(fields[4], field: "text", failure: failure),
+                    name: columns == 6 ? try unescape(fields[5], field: "name", failure: failure) : ""))
         }
         guard sawHeaderLine else {
             throw CliptabError(
@@ -348,7 +361,13 @@ extension ExchangeCodec {
             output += Array(",\n      \"rows\": [".utf8)
             for (rowIndex, row) in section.rows.enumerated() {
                 output += Array((rowIndex == 0 ? "\n" : ",\n").utf8)
-                output += Array("        {\"id\": \(row.id), \"text\": ".utf8)
+                output += Array("        {\"id\": \(row.id), ".utf8)
+                if !row.name.isEmpty {
+                    output += Array("\"name\": ".utf8)
+                    JSONText.appendQuoted(row.name, to: &output)
+                    output += Array(", ".utf8)
+                }
+                output += Array("\"text\": ".utf8)
                 JSONText.appendQuoted(row.text, to: &output)
                 output.append(UInt8(ascii: "}"))
             }
@@ -398,10 +417,12 @@ extension ExchangeCodec {
             let rows = try array(fields["rows"], in: sectionNode, path + ".rows")
             for (rowIndex, rowNode) in rows.enumerated() {
                 let rowPath = "\(path).rows[\(rowIndex)]"
-                guard let text = try string(try members(rowNode, rowPath)["text"], rowPath + ".text") else {
+                let rowFields = try members(rowNode, rowPath)
+                guard let text = try string(rowFields["text"], rowPath + ".text") else {
                     throw failure(rowNode, "\(rowPath).text is missing; it must be a string")
                 }
-                section.rows.append(ExchangeRow(text: text))
+                let name = try string(rowFields["name"], rowPath + ".name") ?? ""
+                section.rows.append(ExchangeRow(text: text, name: name))
             }
             sections.append(section)
         }

@@ -7,10 +7,13 @@ public struct ExchangeRow: Equatable, Sendable {
     public var id: UInt64
     /// The cell's text.
     public var text: String
+    /// The row's name; empty = none.
+    public var name: String
 
-    /// A row with `id` and `text`.
-    public init(id: UInt64 = 0, text: String) {
+    /// A row with `id`, `text` and `name`.
+    public init(id: UInt64 = 0, text: String, name: String = "") {
         self.id = id
         self.text = text
+        self.name = name
     }
 }

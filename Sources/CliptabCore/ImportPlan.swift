@@ -57,6 +57,12 @@ struct ImportPlan {
                     .insertRow(
                         tableID: record.id, sectionID: sectionID,
                         row: Row(id: counters.nextRowID, key: rowKey, text: row.text)))
+                if !row.name.isEmpty {
+                    writes.append(
+                        .setRowName(
+                            tableID: record.id, sectionID: sectionID, rowID: counters.nextRowID, key: rowKey,
+                            name: row.name))
+                }
                 counters.nextRowID += 1
                 rowKey += OrderKeys.spacing
                 insertedRows.append(IndexPath(section: index, row: Int32(r)))

@@ -28,6 +28,9 @@ public enum StoreWrite: Equatable, Sendable {
         tableID: UInt64, fromSectionID: UInt64, oldKey: Int64, rowID: UInt64, toSectionID: UInt64, key: Int64)
     /// Remove rows of one section; `keys` are theirs, in any order.
     case deleteRows(tableID: UInt64, sectionID: UInt64, rowIDs: [UInt64], keys: [Int64])
+    /// A row's new name; an empty `name` removes it (the row's section and key locate it for the
+    /// in-memory index).
+    case setRowName(tableID: UInt64, sectionID: UInt64, rowID: UInt64, key: Int64, name: String)
     /// The new id counters.
     case setCounters(Counters)
 }

@@ -6,11 +6,14 @@ public struct Table: Equatable, Sendable {
     public var record: TableRecord
     /// The sections, in order.
     public var sections: [Section]
+    /// The names of its named rows.
+    public var names: RowNameIndex
 
     /// Makes a table.
-    public init(record: TableRecord, sections: [Section] = []) {
+    public init(record: TableRecord, sections: [Section] = [], names: RowNameIndex = RowNameIndex()) {
         self.record = record
         self.sections = sections
+        self.names = names
     }
 
     /// The table's name.

@@ -11,7 +11,9 @@ extension TableService {
             sections: table.sections.map { section in
                 ExchangeSection(
                     header: section.header, footer: section.footer,
-                    rows: section.rows.map { ExchangeRow(id: $0.id, text: $0.text) })
+                    rows: section.rows.map {
+                        ExchangeRow(id: $0.id, text: $0.text, name: table.names.name(of: $0.id) ?? "")
+                    })
             })
         return try ExchangeCodec.encode(exchange, as: parsed)
     }
@@ -28,6 +30,7 @@ extension TableService {
             plan.events.append(.sectionsDeleted(table: name, revision: plan.record.revision, sections: [0]))
         }
         if replace { plan.dropExistingSections() }
+        try checkNames(of: imported, keeping: replace ? nil : catalog.tables[name])
         try checkRoom(in: plan, for: imported)
         plan.append(imported.sections)
         plan.writes += [.updateTable(plan.record), .setCounters(plan.counters)]
@@ -68,6 +71,24 @@ extension TableService {
             try limits.checkCell(section.header, what: "header")
             try limits.checkCell(section.footer, what: "footer")
             for row in section.rows { try limits.checkCell(row.text) }
+        }
+    }
+
+    /// Checks the imported row names: each valid, none twice, none already held by a kept
+    /// row of `kept`.
+    private func checkNames(of imported: ExchangeTable, keeping kept: Table?) throws {
+        var seen = Set<String>()
+        for (s, section) in imported.sections.enumerated() {
+            for (r, row) in section.rows.enumerated() where !row.name.isEmpty {
+                do { try Self.checkRowName(row.name) } catch let error as CliptabError {
+                    throw CliptabError(error.code, "imported row \(s):\(r): \(error.message)")
+                }
+                if !seen.insert(row.name).inserted || kept?.names.place(of: row.name) != nil {
+                    throw CliptabError(
+                        .nameInUse,
+                        "imported row \(s):\(r) is named \"\(row.name)\", as another row of the table is")
+                }
+            }
         }
     }
 

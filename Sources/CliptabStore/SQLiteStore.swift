@@ -6,7 +6,7 @@ import Glibc
 /// The cliptab store: an SQLite database in WAL mode, one transaction per change.
 public final class SQLiteStore: Persistence {
     /// The schema version this build writes.
-    public static let schemaVersion: Int64 = 1
+    public static let schemaVersion: Int64 = 2
     /// `PRAGMA application_id` of a cliptab store: "CTab".
     public static let applicationID: Int64 = 0x4354_6162
     /// The store file's name inside the data directory.
@@ -14,7 +14,7 @@ public final class SQLiteStore: Persistence {
 
     /// The store file's path.
     public let path: String
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     private init(path: String, database: SQLiteDatabase) {
         self.path = path
@@ -80,7 +80,11 @@ public final class SQLiteStore: Persistence {
         for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
         try store.configure(durability)
         let version = try store.version()
-        if version == 0 { try store.createSchema() }
+        if version == 0 {
+            try store.createSchema()
+        } else if version < schemaVersion {
+            try store.migrate(from: version)
+        }
         return (store, try store.load())
     }
 
@@ -127,7 +131,7 @@ public final class SQLiteStore: Persistence {
     }
 
     /// Wraps an SQLite error as a storage failure naming the store file.
-    private func failure(_ error: Error, _ doing: String) -> CliptabError {
+    func failure(_ error: Error, _ doing: String) -> CliptabError {
         CliptabError(.storageFailure, "\(doing) in \(path) failed: \(error)")
     }
 
@@ -206,39 +210,6 @@ public final class SQLiteStore: Persistence {
         }
     }
 
-    /// Schema version 1.
-    ///
-    /// Rows are clustered by (section, key, id), so that loading reads them in order and every write
-    /// addresses a row by the place the model already knows.
-    private func createSchema() throws {
-        do {
-            try database.execute(
-                """
-                BEGIN IMMEDIATE;
-                CREATE TABLE IF NOT EXISTS tables(
-                    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, revision INTEGER NOT NULL,
-                    actions INTEGER NOT NULL, secret INTEGER NOT NULL);
-                CREATE TABLE IF NOT EXISTS sections(
-                    id INTEGER PRIMARY KEY, table_id INTEGER NOT NULL, key INTEGER NOT NULL,
-                    header TEXT NOT NULL, footer TEXT NOT NULL);
-                CREATE INDEX IF NOT EXISTS sections_by_table ON sections(table_id, key);
-                CREATE TABLE IF NOT EXISTS rows(
-                    section_id INTEGER NOT NULL, key INTEGER NOT NULL, id INTEGER NOT NULL,
-                    text TEXT NOT NULL, PRIMARY KEY(section_id, key, id)) WITHOUT ROWID;
-                CREATE TABLE IF NOT EXISTS counters(
-                    one INTEGER PRIMARY KEY CHECK (one = 1), next_row INTEGER NOT NULL,
-                    next_section INTEGER NOT NULL, next_table INTEGER NOT NULL);
-                INSERT OR IGNORE INTO counters VALUES (1, 1, 1, 1);
-                PRAGMA application_id = \(Self.applicationID);
-                PRAGMA user_version = \(Self.schemaVersion);
-                COMMIT;
-                """)
-        } catch {
-            try? database.execute("ROLLBACK")
-            throw failure(error, "creating the schema")
-        }
-    }
-
     /// Reads every table, section and row into a catalog.
     private func load() throws -> Catalog {
         do {
@@ -279,6 +250,14 @@ public final class SQLiteStore: Persistence {
             }
             sectionQuery.reset()
 
+            // Names first, so that the row scan can note where each named row is.
+            var namedRows: [UInt64: (table: UInt64, name: String)] = [:]
+            let nameQuery = try database.statement("SELECT row_id, table_id, name FROM row_names")
+            while try nameQuery.step() {
+                namedRows[UInt64(nameQuery.int64(0))] = (UInt64(nameQuery.int64(1)), nameQuery.text(2))
+            }
+            nameQuery.reset()
+
             // Rows come clustered by section and key: collect one section's rows, then
             // hand them over, so the catalog is not looked up per row.
             let rowQuery = try database.statement("SELECT section_id, key, id, text FROM rows")
@@ -296,8 +275,12 @@ public final class SQLiteStore: Persistence {
                     flush()
                     currentSection = sectionID
                 }
-                pending.append(
-                    Row(id: UInt64(rowQuery.int64(2)), key: rowQuery.int64(1), text: rowQuery.text(3)))
+                let row = Row(id: UInt64(rowQuery.int64(2)), key: rowQuery.int64(1), text: rowQuery.text(3))
+                pending.append(row)
+                if !namedRows.isEmpty, let named = namedRows[row.id], tables[named.table] != nil {
+                    tables[named.table]!.names.setName(
+                        named.name, at: RowNameIndex.Place(rowID: row.id, sectionID: sectionID, key: row.key))
+                }
             }
             flush()
             rowQuery.reset()
@@ -439,6 +422,17 @@ public final class SQLiteStore: Persistence {
                 try run(
                     "DELETE FROM rows WHERE section_id = ? AND key = ? AND id = ?",
                     [id(sectionID), .integer(key), id(rowID)])
+            }
+        case .setRowName(let tableID, _, let rowID, _, let name):
+            if name.isEmpty {
+                try run("DELETE FROM row_names WHERE row_id = ?", [id(rowID)])
+            } else {
+                // An upsert on the row: a name another row holds still violates the unique
+                // index, loudly (the model refuses that before it gets here).
+                try run(
+                    "INSERT INTO row_names(row_id, table_id, name) VALUES (?, ?, ?)"
+                        + " ON CONFLICT(row_id) DO UPDATE SET name = excluded.name",
+                    [id(rowID), id(tableID), .text(name)])
             }
         case .setCounters(let counters):
             try run(

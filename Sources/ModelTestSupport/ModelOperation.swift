@@ -56,12 +56,16 @@ enum ModelOperation {
     case copySection(String, Int32, String)
     /// `listTables()`.
     case listTables
+    /// `setRowName(table, section:, row:, rowName:)`.
+    case setRowName(String, Int32, Int32, String)
+    /// `findRow(table, rowName:)`.
+    case findRow(String, String)
 
     /// True for calls that may change something (and so may meet a failing commit).
     var mutates: Bool {
         switch self {
         case .readCell, .readRows, .readSections, .locate, .actions, .canPerform, .copy, .copySection,
-            .listTables, .findSection:
+            .listTables, .findSection, .findRow:
             return false
         default:
             return true

@@ -21,6 +21,7 @@ extension ModelRun {
     private static let operands = [
         "a", "e", "apple", "", "x", "1", "2", "-3", "2.5", "0", "e\u{301}", "é", "an",
     ]
+    private static let rowNames = ["sig", "addr", "a.b-c", "_x", "", "9x", "a b", "#1"]
     private static let actionNames = TableAction.allCases.map(\.rawValue)
 
     private func tableName() -> String {
@@ -127,7 +128,7 @@ extension ModelRun {
     func nextOperation() -> ModelOperation {
         if reference.tables.isEmpty && rng.percent(60) { return .createTable(rng.pick(Self.tableNames)) }
         let name = tableName()
-        let roll = rng.below(128)
+        let roll = rng.below(136)
         switch roll {
         case 0..<6:
             return .createTable(rng.percent(80) ? rng.pick(Self.tableNames) : rng.pick(Self.badNames))
@@ -223,6 +224,15 @@ extension ModelRun {
             return .copy(name, section, row, rng.percent(80) ? .copy : .cut)
         case 122..<125:
             return .copySection(name, existingIndex(sectionCount(name)), rng.pick(["", ", ", "\n"]))
+        case 128..<134:
+            let (section, row) = path(name)
+            return .setRowName(name, section, row, rng.pick(Self.rowNames))
+        case 134..<136:
+            // Mostly a name the table has, so that finding succeeds often enough to be tested.
+            let named =
+                reference.tables[name]?.sections.flatMap { $0.rows.map(\.name) }.filter { !$0.isEmpty } ?? []
+            return .findRow(
+                name, !named.isEmpty && rng.percent(75) ? rng.pick(named) : rng.pick(Self.rowNames))
         default:
             return .listTables
         }

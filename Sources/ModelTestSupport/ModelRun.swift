@@ -173,6 +173,10 @@ public final class ModelRun {
             return .copied(copied.text, 0, copied.isSecret)
         case .listTables:
             return .names(service.listTables())
+        case .setRowName(let name, let section, let row, let rowName):
+            try service.setRowName(name, section: section, row: row, rowName: rowName)
+        case .findRow(let name, let rowName):
+            return .location(name, try service.findRow(name, rowName: rowName).path)
         }
         return .nothing
     }
@@ -214,7 +218,14 @@ public final class ModelRun {
             let sections = table.sections.map { section in
                 ReferenceSection(
                     header: section.header, footer: section.footer,
-                    rows: section.rows.map { ReferenceRow(id: $0.id, text: $0.text) })
+                    rows: section.rows.map {
+                        ReferenceRow(id: $0.id, text: $0.text, name: table.names.name(of: $0.id) ?? "")
+                    })
+            }
+            if table.names.count
+                != expected.sections.reduce(0, { $0 + $1.rows.filter { !$0.name.isEmpty }.count })
+            {
+                return "\(name): \(table.names.count) names in the index, not one per named row"
             }
             if sections.count != expected.sections.count {
                 return "\(name): \(sections.count) sections, expected \(expected.sections.count)"
@@ -226,7 +237,7 @@ public final class ModelRun {
                         "\(name) section \(s): titles \(actual.header)|\(actual.footer), expected \(wanted.header)|\(wanted.footer)"
                 }
                 return
-                    "\(name) section \(s): rows\n  \(actual.rows.map { "\($0.id):\($0.text)" })\nexpected\n  \(wanted.rows.map { "\($0.id):\($0.text)" })"
+                    "\(name) section \(s): rows\n  \(actual.rows.map { "\($0.id):\($0.name):\($0.text)" })\nexpected\n  \(wanted.rows.map { "\($0.id):\($0.name):\($0.text)" })"
             }
         }
         return nil

@@ -17,6 +17,14 @@ struct ReferenceModel {
         init(_ code: CliptabError.Code) { self.code = code }
     }
 
+    /// The row-name grammar, written out again here rather than taken from the code under test.
+    static func isRowName(_ name: String) -> Bool {
+        let letters = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+        let rest = letters.union("0123456789.-")
+        guard let first = name.first, name.utf8.count <= 64, letters.contains(first) else { return false }
+        return name.allSatisfy { rest.contains($0) }
+    }
+
     /// Makes an empty reference with `limits`.
     init(limits: Limits) { self.limits = limits }
 
@@ -328,7 +336,8 @@ struct ReferenceModel {
             let rows = table.sections[try Self.existing(section, table.sections.count)].rows
             let start = min(Int(offset), rows.count)
             let end = limit == 0 ? rows.count : min(rows.count, start + Int(limit))
-            return (.rows(Array(rows[start..<end])), false)
+            // GetRows answers ids and texts; names are not part of a row's reply.
+            return (.rows(rows[start..<end].map { ReferenceRow(id: $0.id, text: $0.text) }), false)
 
         case .readSections(let name):
             let table = try table(name)
@@ -370,6 +379,28 @@ struct ReferenceModel {
             let text = table.sections[s].rows.map(\.text).joined(separator: separator)
             if text.utf8.count > limits.maxCellBytes { throw Refusal(.limitExceeded) }
             return (.copied(text, 0, table.isSecret), false)
+
+        case .setRowName(let name, let section, let row, let rowName):
+            var table = try table(name, permitting: .edit)
+            let s = try Self.existing(section, table.sections.count)
+            let r = try Self.existing(row, table.sections[s].rows.count)
+            if !rowName.isEmpty {
+                guard Self.isRowName(rowName) else { throw Refusal(.invalidName) }
+                if let holder = table.path(named: rowName),
+                    holder != IndexPath(section: Int32(s), row: Int32(r))
+                {
+                    throw Refusal(.nameInUse)
+                }
+            }
+            table.sections[s].rows[r].name = rowName
+            table.revision += 1
+            tables[name] = table
+            return (.nothing, true)
+
+        case .findRow(let name, let rowName):
+            let table = try table(name)
+            guard !rowName.isEmpty, let path = table.path(named: rowName) else { throw Refusal(.noSuchRow) }
+            return (.location(name, path), false)
 
         case .listTables:
             return (.names(tables.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }), false)

@@ -17,6 +17,16 @@ struct ReferenceTable: Equatable {
 }
 
 extension ReferenceTable {
+    /// The index path of the row named `name`, if any (a scan: the reference is plain on purpose).
+    func path(named name: String) -> IndexPath? {
+        for (s, section) in sections.enumerated() {
+            if let r = section.rows.firstIndex(where: { $0.name == name }) {
+                return IndexPath(section: Int32(s), row: Int32(r))
+            }
+        }
+        return nil
+    }
+
     /// Removes the rows at `paths` (valid, distinct; indexes from before the removal).
     mutating func remove(_ paths: [IndexPath]) {
         for s in sections.indices {

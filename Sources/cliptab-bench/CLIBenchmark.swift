@@ -6,7 +6,8 @@ import Posix
 
 /// The CLI's cost: whole-process wall time of `cliptab get T 0:0` against `dbus-send
 /// --print-reply` of the same `GetCell` call, interleaved in one run, and the peak RSS of
-/// `cliptab get`.
+/// `cliptab get`; and `cliptab get T sig`, a row by its name, which costs one call more
+/// (`FindRow`), as a plain `copy` costs one more (`GetSecret`) than `copy --quiet`.
 ///
 /// It runs the `cliptab` and `cliptabd` built beside this benchmark on a private bus with a
 /// temporary store, so build them all first, in release mode (which links cliptab's Swift
@@ -25,6 +26,8 @@ enum CLIBenchmark {
         let environment = session.environment
         _ = try ChildProcess.run(cliptab, ["create", "T"], environment: environment)
         _ = try ChildProcess.run(cliptab, ["add", "T", "hello, world"], environment: environment)
+        _ = try ChildProcess.run(cliptab, ["name", "T", "0:0", "sig"], environment: environment)
+        let byName = [cliptab, "get", "T", "sig"]
 
         let client = [cliptab, "get", "T", "0:0"]
         let reference = [
@@ -47,6 +50,7 @@ enum CLIBenchmark {
 
         var clientTimes: [UInt64] = []
         var referenceTimes: [UInt64] = []
+        var byNameTimes: [UInt64] = []
         let resolvedReference = [try which("dbus-send")] + reference.dropFirst()
         for _ in 0..<3 {  // warm-up: page cache, the daemon's first calls
             _ = try timedRun(client, environment: environment)
@@ -58,7 +62,9 @@ enum CLIBenchmark {
             if index % 2 == 0 {
                 clientTimes.append(try timedRun(client, environment: environment))
                 referenceTimes.append(try timedRun(resolvedReference, environment: environment))
+                byNameTimes.append(try timedRun(byName, environment: environment))
             } else {
+                byNameTimes.append(try timedRun(byName, environment: environment))
                 referenceTimes.append(try timedRun(resolvedReference, environment: environment))
                 clientTimes.append(try timedRun(client, environment: environment))
             }
@@ -95,6 +101,11 @@ enum CLIBenchmark {
                 + memory(referenceMemory), widths)
         print(
             "ratio cliptab/dbus-send: \(Report.number(ratio, 2)) (goal <= \(ratioGoal): \(ratio <= ratioGoal ? "met" : "MISSED"))"
+        )
+        let byNameMedian = median(byNameTimes)
+        print(
+            "cliptab get T sig (one call more: FindRow): \(Report.number(byNameMedian, 2)) ms, "
+                + "\(Report.number(byNameMedian / clientMedian, 2)) x cliptab get T 0:0"
         )
         if clientMemory.isEmpty {
             print(

@@ -62,7 +62,7 @@ struct RandomModelTests {
         let calls = Set(coverage.map { String($0.prefix { $0 != ":" }) })
         let succeeded = Set(coverage.filter { $0.hasSuffix(":ok") }.map { String($0.prefix { $0 != ":" }) })
         #expect(
-            calls.count == 26 && succeeded == calls,
+            calls.count == 28 && succeeded == calls,
             "calls that never succeeded: \(calls.subtracting(succeeded))")
     }
 }

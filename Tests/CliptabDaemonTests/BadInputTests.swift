@@ -30,6 +30,8 @@ struct BadInputTests {
         "PasteToFocus": [s("t"), i(0), i(0), u(0)],
         "GetClipboard": [], "ClearClipboard": [], "SetAllowedActions": [s("t"), strings(["copy"])],
         "GetAllowedActions": [s("t")], "SetSecret": [s("t"), b(true)], "Reload": [],
+        "SetRowName": [s("t"), i(0), i(0), s("sig")], "FindRow": [s("t"), s("sig")], "GetRowNames": [s("t")],
+        "GetSecret": [s("t")],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -108,6 +108,18 @@ struct CommandLineToolTests {
         ("GetClipboard", [], .error(CliptabBus.errorPrefix + "ClipboardUnavailable")),
         ("ClearClipboard", [], .reply([])),
         ("SetSecret", [s("snippets"), b(true)], .reply([])),
+        ("GetSecret", [s("snippets")], .reply([b(true)])),
+        ("SetRowName", [s("snippets"), i(0), i(0), s("hello")], .reply([])),
+        (
+            "SetRowName", [s("snippets"), i(0), i(0), s("0:1")],
+            .error(CliptabBus.errorPrefix + "InvalidName")
+        ),
+        ("FindRow", [s("snippets"), s("hello")], .reply([i(0), i(0), t(1)])),
+        ("FindRow", [s("snippets"), s("nope")], .error(CliptabBus.errorPrefix + "NoSuchRow")),
+        (
+            "GetRowNames", [s("snippets")],
+            .reply([.array(elementSignature: "(ts)", [.structure([t(1), s("hello")])])])
+        ),
         (
             "DeleteWhere", [s("snippets"), s("prefix"), s("tab"), b(true)],
             .reply([.array(elementSignature: "(ii)", [.structure([i(1), i(0)])])])
@@ -199,7 +211,7 @@ struct CommandLineToolTests {
             try send(
                 "org.freedesktop.DBus.Properties.Get",
                 ["string:\(CliptabBus.interface)", "string:ApiVersion"])
-                == "   variant       uint32 1\n")
+                == "   variant       uint32 2\n")
         let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(CliptabBus.interface)"])
         #expect(all.contains("Tables") && all.contains("one") && all.contains("ApiVersion"))
         #expect(try send("org.freedesktop.DBus.Peer.Ping", []) == "")

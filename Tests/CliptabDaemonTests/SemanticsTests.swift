@@ -636,7 +636,7 @@ struct SemanticsTests {
             try message.append([s(CliptabBus.interface), s(name)])
             return try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues().first
         }
-        #expect(try get("ApiVersion") == .variant(u(1)))
+        #expect(try get("ApiVersion") == .variant(u(2)))
         guard case .variant(.string(let version))? = try get("Version") else {
             throw FixtureError("no Version")
         }

@@ -384,7 +384,7 @@ import Testing
                     0,
                     """
                     cliptab:    0.1.0
-                    cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 1
+                    cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 2
                     tables:     \(count) (\(tables))
                     clipboard:  unavailable (\(noDisplay))
 
@@ -392,7 +392,7 @@ import Testing
         let json = try cli.run("status", "--json")
         #expect(json.status == 0)
         #expect(
-            json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":1,\"tables\":[")
+            json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":2,\"tables\":[")
                 && json.out.hasSuffix(
                     "],\"clipboard\":{\"state\":\"unavailable\",\"message\":\"\(noDisplay)\"},\"properties\":{}}\n"
                 ))

@@ -49,21 +49,23 @@ import Testing
 
             arguments:
               TABLE   the table's name
-              S:R     the row (S:R, R, @HEADER:R or #ID)
+              S:R     the row (S:R, R, @HEADER:R, #ID, id:ID or a row name)
 
             The text is written as stored (newlines and tabs included), so it composes in pipes.
 
             Addressing: S:R is section S, row R; a bare R is row R of section 0. Negative numbers
             count from the end (-1:-1 is the last row of the last section). @HEADER:R names the
             section by its header title (the first section with that header; the row number follows
-            the last colon) and #ID names a row by its stable id, wherever it is now.
+            the last colon). #ID (or id:ID, which survives sh -c) names a row by its stable id, and
+            a row name (cliptab name) names the row that has it, wherever it is now.
 
             Global options: --json, --timeout SECONDS, -h/--help, --version (see 'cliptab --help').
 
             """
         #expect(try run("help", "get") == Outcome(0, expected))
         let add = try run("help", "add").out
-        #expect(add.hasPrefix("usage: cliptab add TABLE TEXT... [--section S]\n"))
+        #expect(
+            add.hasPrefix("usage: cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]\n"))
         #expect(
             add.contains(
                 "\noptions:\n  --section S   the section to append to (an index or @HEADER; default 0)\n"))
@@ -117,12 +119,12 @@ import Testing
             (["get", "t"], "missing argument S:R", "cliptab get TABLE S:R", "cliptab help get"),
             (
                 ["get", "t", "1:x"],
-                "S:R \"1:x\" is not an index path: give S:R, R (in section 0), @HEADER:R or #ID (negative numbers "
+                "S:R \"1:x\" is not an index path: give S:R, R (in section 0), @HEADER:R, #ID, id:ID or a row name (negative numbers "
                     + "count from the end)", "cliptab get TABLE S:R", "cliptab help get"
             ),
             (
                 ["rm", "t", "0:0", "#x"],
-                "S:R \"#x\" is not an index path: give S:R, R (in section 0), @HEADER:R or #ID (negative numbers "
+                "S:R \"#x\" is not an index path: give S:R, R (in section 0), @HEADER:R, #ID, id:ID or a row name (negative numbers "
                     + "count from the end)", "cliptab rm TABLE S:R...", "cliptab help rm"
             ),
             (
@@ -177,15 +179,16 @@ import Testing
             ),
             (
                 ["add", "t", "-", "-"], "- (standard input) can be given only once",
-                "cliptab add TABLE TEXT... [--section S]", "cliptab help add"
+                "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]", "cliptab help add"
             ),
             (
-                ["add", "t", "-x"], "unknown option -x for 'add'", "cliptab add TABLE TEXT... [--section S]",
+                ["add", "t", "-x"], "unknown option -x for 'add'",
+                "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]",
                 "cliptab help add"
             ),
             (
                 ["add", "t", "x", "--section"], "--section needs a value (S)",
-                "cliptab add TABLE TEXT... [--section S]",
+                "cliptab add TABLE [TEXT...] [--section S] [--file FILE] [--name NAME]",
                 "cliptab help add"
             ),
             (["set", "t", "0:0"], "missing argument TEXT", "cliptab set TABLE S:R TEXT", "cliptab help set"),

@@ -172,6 +172,31 @@ extension CliptabInterface {
                 return [.string(found.table), .int32(found.path.section), .int32(found.path.row)]
             },
             .immediate(
+                "SetRowName", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("name", "s")], []
+            ) { service, a in
+                try service.tables.setRowName(
+                    a.string(0), section: a.int32(1), row: a.int32(2), rowName: a.string(3))
+                return []
+            },
+            .immediate(
+                "FindRow", [arg("table", "s"), arg("name", "s")],
+                [arg("section", "i"), arg("row", "i"), arg("id", "t")]
+            ) { service, a in
+                let found = try service.tables.findRow(a.string(0), rowName: a.string(1))
+                return [.int32(found.path.section), .int32(found.path.row), .uint64(found.id)]
+            },
+            .immediate("GetRowNames", [arg("table", "s")], [arg("names", "a(ts)")]) { service, a in
+                let names = try service.tables.rowNames(of: a.string(0))
+                return [
+                    .array(
+                        elementSignature: "(ts)",
+                        names.map { .structure([.uint64($0.id), .string($0.name)]) })
+                ]
+            },
+            .immediate("GetSecret", [arg("table", "s")], [arg("secret", "b")]) { service, a in
+                [.boolean(try service.tables.record(of: a.string(0)).isSecret)]
+            },
+            .immediate(
                 "GetActions", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("actions", "as")]
             ) { service, a in

@@ -11,7 +11,7 @@ enum CommandList {
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
             CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
             ImportCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self, MenuCommand.self,
-            PickCommand.self,
+            PickCommand.self, NameCommand.self,
             HelpCommand.self, CompletionCommand.self,
         ]
     }
@@ -51,6 +51,7 @@ enum CommandList {
         case "reload": return ReloadCommand.self
         case "menu": return MenuCommand.self
         case "pick": return PickCommand.self
+        case "name": return NameCommand.self
         case "help": return HelpCommand.self
         case "completion": return CompletionCommand.self
         default: return nil

@@ -8,7 +8,8 @@ struct CopyCommand: CLICommand {
         "copy", abstract: "put a cell's text on the clipboard (and print it), or paste it (--paste)",
         discussion: """
             The text becomes the X11 CLIPBOARD, held by cliptabd, and is printed exactly, with
-            no newline added. Bind it to a key: cliptab copy snippets 0:0
+            no newline added; --quiet prints nothing, and the text of a secret table is never
+            printed. Bind it to a key by the row's name: cliptab copy -q snippets sig
 
             With --paste the text lands where the cursor is: cliptabd sends the paste key
             (Ctrl+V; Ctrl+Shift+V in terminals) to the focused window, waits until that window
@@ -19,26 +20,33 @@ struct CopyCommand: CLICommand {
             terminals are set in cliptab.conf, section [paste_to_focus].
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell()],
-        options: [.flag("--paste", help: "paste into the focused window and restore the clipboard")])
+        options: [
+            .flag("--paste", help: "paste into the focused window and restore the clipboard"),
+            .flag("--quiet", short: "-q", help: "print nothing"),
+        ])
 
     private let table: String
     private let cell: CellAddress
     private let paste: Bool
+    private let quiet: Bool
 
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         cell = try cellArgument(arguments)
         paste = arguments.flag("--paste")
+        quiet = arguments.flag("--quiet")
     }
 
-    /// Resolves the address, calls `Copy` and prints the text as it is; with `--paste`
+    /// Resolves the address, calls `Copy` and prints the text as it is (unless quiet or
+    /// secret); with `--paste`
     /// calls `PasteToFocus` with the configured wait.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         guard paste else {
-            try printText(
-                try context.call("Copy", [string(table), int32(section), int32(row)]).string(0), context)
+            let text = try context.call("Copy", [string(table), int32(section), int32(row)]).string(0)
+            // Asked only when the text would be printed: a quiet copy costs one call.
+            if !quiet, try !context.isSecret(table) { try printText(text, context) }
             return
         }
         let delivered = try context.call(

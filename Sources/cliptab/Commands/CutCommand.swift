@@ -7,23 +7,29 @@ struct CutCommand: CLICommand {
         "cut", abstract: "put a cell's text on the clipboard and delete the row (print the text)",
         discussion: """
             If the clipboard cannot be taken, nothing is deleted. The text is printed exactly,
-            with no newline added.
+            with no newline added; --quiet prints nothing, and the text of a secret table is
+            never printed.
             """ + "\n\n" + addressingHelp,
-        arguments: [.table, .cell()])
+        arguments: [.table, .cell()],
+        options: [.flag("--quiet", short: "-q", help: "print nothing")])
 
     private let table: String
     private let cell: CellAddress
+    private let quiet: Bool
 
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")
         cell = try cellArgument(arguments)
+        quiet = arguments.flag("--quiet")
     }
 
-    /// Resolves the address, calls `Cut` and prints the text as it is.
+    /// Resolves the address, calls `Cut` and prints the text as it is (unless quiet or secret).
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        try printText(
-            try context.call("Cut", [string(table), int32(section), int32(row)]).string(0), context)
+        // Asked before the cut: afterwards the table might be gone or renamed.
+        let secret = quiet ? true : try context.isSecret(table)
+        let text = try context.call("Cut", [string(table), int32(section), int32(row)]).string(0)
+        if !secret { try printText(text, context) }
     }
 }

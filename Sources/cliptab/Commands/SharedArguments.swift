@@ -10,7 +10,8 @@ extension ArgumentSpec {
     static func cell(_ name: String = "S:R", _ arity: Arity = .required, help: String = "the row")
         -> ArgumentSpec
     {
-        ArgumentSpec(name, arity, help: help + " (S:R, R, @HEADER:R or #ID)")
+        ArgumentSpec(
+            name, arity, help: help + " (S:R, R, @HEADER:R, #ID, id:ID or a row name)", completion: .row)
     }
 
     /// A section's address, named `name` in usage and help.

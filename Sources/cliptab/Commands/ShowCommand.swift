@@ -11,21 +11,25 @@ struct ShowCommand: CLICommand {
             Each section starts with a line '== [S] HEADER'; its footer, if any, follows its
             rows on a line '-- FOOTER'. Rows are indented and numbered S:R in one column, their
             text lined up after it; a text's further lines are indented to the same column.
-            Use 'cliptab get' for a cell's exact bytes.
+            Use 'cliptab get' for a cell's exact bytes. A named row shows its name in brackets
+            before its text ('0:1  [sig] text'); --ids shows each row's id too ('0:1  #7 text').
 
             With --json: {"name", "revision", "sections": [{"header", "footer", "rows": [{"id",
-            "text"}]}]}, read at one revision.
+            "name", "text"}]}]} ("name" only for named rows), read at one revision.
             """,
-        arguments: [.table])
+        arguments: [.table],
+        options: [.flag("--ids", help: "show each row's id")])
 
     /// Rows asked for per GetRows call, halved when a page would make too big a reply.
     static let pageSize: UInt32 = 10_000
 
     private let table: String
+    private let showIDs: Bool
 
     /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.argument("TABLE")
+        showIDs = arguments.flag("--ids")
     }
 
     /// One section as read.
@@ -37,17 +41,17 @@ struct ShowCommand: CLICommand {
 
     /// Reads the table at one revision and prints it laid out, or as JSON.
     func run(_ context: CommandContext) throws {
-        let (revision, sections) = try read(context)
+        let (revision, sections, names) = try read(context)
         if context.options.json {
-            try context.output.line(json(revision: revision, sections: sections).rendered)
+            try context.output.line(json(revision: revision, sections: sections, names: names).rendered)
         } else {
-            try render(sections, to: context.output)
+            try render(sections, names: names, to: context.output)
         }
     }
 
     /// Reads every section and row; reads again (up to 5 times) if the table changed
     /// meanwhile, so that what is shown is one revision.
-    private func read(_ context: CommandContext) throws -> (UInt64, [SectionContent]) {
+    private func read(_ context: CommandContext) throws -> (UInt64, [SectionContent], [UInt64: String]) {
         var attempt = 0
         while true {
             let before = try context.call("GetRevision", [string(table)]).uint64(0)
@@ -63,9 +67,27 @@ struct ShowCommand: CLICommand {
                 let rows = try readRows(context, section: Int32(index), count: count)
                 sections.append(SectionContent(header: header, footer: footer, rows: rows))
             }
+            var names: [UInt64: String] = [:]
+            for fields in try rowNames(context) {
+                guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
+                else {
+                    throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply")
+                }
+                names[id] = name
+            }
             let after = try context.call("GetRevision", [string(table)]).uint64(0)
             attempt += 1
-            if before == after || attempt == 5 { return (after, sections) }
+            if before == after || attempt == 5 { return (after, sections, names) }
+        }
+    }
+
+    /// The (id, name) pairs of the table's named rows; none from a daemon of API version 1,
+    /// which has no `GetRowNames`.
+    private func rowNames(_ context: CommandContext) throws -> [[BusValue]] {
+        do {
+            return try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
+        } catch CLIFailure.refused(let error) where error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
+            return []
         }
     }
 
@@ -99,7 +121,7 @@ struct ShowCommand: CLICommand {
         return rows
     }
 
-    private func json(revision: UInt64, sections: [SectionContent]) -> JSON {
+    private func json(revision: UInt64, sections: [SectionContent], names: [UInt64: String]) -> JSON {
         .object([
             ("name", .string(table)),
             ("revision", .unsigned(revision)),
@@ -113,8 +135,13 @@ struct ShowCommand: CLICommand {
                             (
                                 "rows",
                                 .array(
-                                    section.rows.map {
-                                        .object([("id", .unsigned($0.id)), ("text", .string($0.text))])
+                                    section.rows.map { row in
+                                        var members: [(String, JSON)] = [("id", .unsigned(row.id))]
+                                        if let name = names[row.id] {
+                                            members.append(("name", .string(name)))
+                                        }
+                                        members.append(("text", .string(row.text)))
+                                        return .object(members)
                                     })
                             ),
                         ])
@@ -123,7 +150,7 @@ struct ShowCommand: CLICommand {
         ])
     }
 
-    private func render(_ sections: [SectionContent], to output: Output) throws {
+    private func render(_ sections: [SectionContent], names: [UInt64: String], to output: Output) throws {
         if sections.isEmpty {
             try output.line("(no sections)")
             return
@@ -141,7 +168,9 @@ struct ShowCommand: CLICommand {
             for (row, content) in section.rows.enumerated() {
                 let path = "\(index):\(row)"
                 let padding = String(repeating: " ", count: pathWidth - path.count + 2)
-                try output.line(rowIndent + path + padding + indented(content.text, textIndent))
+                var label = showIDs ? "#\(content.id) " : ""
+                if let name = names[content.id] { label += "[\(name)] " }
+                try output.line(rowIndent + path + padding + label + indented(content.text, textIndent))
             }
             if !section.footer.isEmpty { try output.line("-- " + indented(section.footer, "\n   ")) }
         }

@@ -8,6 +8,9 @@ enum CompletionKind: Equatable, Sendable {
     case table
     /// File names.
     case file
+    /// The names of the rows of the table named by the first argument, asked for with
+    /// `cliptab name TABLE --list` while completing.
+    case row
     /// One of a fixed list of words.
     case choices([String])
     /// A command name (for `help`).

@@ -35,10 +35,20 @@ struct CompletionScript {
                 done < <(command "${COMP_WORDS[0]}" --timeout 1 tables 2>/dev/null)
             }
 
-            # Completes $2 as an argument of kind $1.
+            # Adds the names of table $1's rows that start with $2, asking the daemon (briefly).
+            _cliptab_rows() {
+                local name
+                [[ -n $1 ]] || return
+                while IFS= read -r name; do
+                    [[ -n $name && $name == "$2"* ]] && COMPREPLY+=("$name")
+                done < <(command "${COMP_WORDS[0]}" --timeout 1 name "$1" --list 2>/dev/null)
+            }
+
+            # Completes $2 as an argument of kind $1 ($first is the first argument).
             _cliptab_kind() {
                 case $1 in
                     table) _cliptab_tables "$2" ;;
+                    row) _cliptab_rows "$first" "$2" ;;
                     file) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -f -- "$2")) ;;
                     command) _cliptab_words "$2" \(shellQuoted(topWords.joined(separator: " "))) ;;
                     choices:*) _cliptab_words "$2" "${1#choices:}" ;;
@@ -91,7 +101,7 @@ struct CompletionScript {
                     return
                 fi
                 # Count the positional words before the cursor, as the parser would.
-                local n=0 skip=0 ended=0
+                local n=0 skip=0 ended=0 first=""
                 for (( ; i < COMP_CWORD; i++ )); do
                     word=${COMP_WORDS[i]}
                     if (( skip )); then skip=0; continue; fi
@@ -103,6 +113,7 @@ struct CompletionScript {
                             -?*) [[ " $valopts " == *" $word "* ]] && skip=1; continue ;;
                         esac
                     fi
+                    (( n == 0 )) && first=$word
                     (( n++ ))
                 done
                 if (( n < ${#kinds[@]} )); then
@@ -158,6 +169,7 @@ struct CompletionScript {
         case .none: return ""
         case .table: return "table"
         case .file: return "file"
+        case .row: return "row"
         case .command: return "command"
         case .choices(let words): return "choices:" + words.joined(separator: " ")
         }

@@ -30,7 +30,8 @@ final class CommandContext {
     }
 
     /// The index path of `address` in `table`: `@HEADER` costs a `FindSection` call and
-    /// `#ID` a `Locate` call (which must find the row in `table`); plain indexes cost none.
+    /// `#ID` a `Locate` call (which must find the row in `table`), a row name a `FindRow`
+    /// call; plain indexes cost none.
     func resolve(_ address: CellAddress, in table: String) throws -> (section: Int32, row: Int32) {
         switch address {
         case .path(let section, let row):
@@ -45,7 +46,15 @@ final class CommandContext {
                         message: "row #\(id) is in table \"\(owner)\", not in \"\(table)\""))
             }
             return (try found.int32(1), try found.int32(2))
+        case .name(let name):
+            let found = try call("FindRow", [.string(table), .string(name)])
+            return (try found.int32(0), try found.int32(1))
         }
+    }
+
+    /// Whether `table` is secret (a `GetSecret` call): its text is then never printed.
+    func isSecret(_ table: String) throws -> Bool {
+        try call("GetSecret", [.string(table)]).boolean(0)
     }
 
     /// The index of `address` in `table` (a `FindSection` call for `@HEADER`).

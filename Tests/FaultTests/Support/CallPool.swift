@@ -64,10 +64,12 @@ final class CallPool {
     /// Closes slot `slot`'s connection, calls in flight and all, and opens a new one; the
     /// old calls' handlers never run.
     func reconnect(_ slot: Int) throws {
-        connections[slot].close()
+        // Closing completes the calls in flight with `Disconnected` at once; the slot forgets
+        // them first, since the caller counts them as abandoned, not as failed.
         generations[slot] += 1
         inFlight[slot] = 0
         handlers[slot] = [:]
+        connections[slot].close()
         connections[slot] = try BusConnection.connect(address: address)
     }
 

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import DBus
+import DaemonTestSupport
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// Row names over the bus (API version 2): `SetRowName`, `FindRow`, `GetRowNames`,
+/// `GetSecret`, the `NameInUse` error, the signal and revision of a naming, names in the
+/// exchange formats, and names that survive a restart (a kill, not a clean exit).
+@Suite(.serialized)
+struct RowNameBusTests {
+    /// Table "t": section 0 rows a b c, section 1 ("H") rows d e.
+    func table(_ daemon: DaemonProcess) throws {
+        try daemon.call("CreateTable", [s("t")])
+        try daemon.call("InsertRows", [s("t"), i(0), i(0), strings(["a", "b", "c"])])
+        #expect(try daemon.call("InsertSection", [s("t"), i(-1), s("H"), s("")]) == [i(1)])
+        try daemon.call("InsertRows", [s("t"), i(1), i(0), strings(["d", "e"])])
+    }
+
+    @Test func namesAreSetFoundListedAndSurviveMovesAndRestarts() throws {
+        let daemon = try DaemonProcess()
+        try table(daemon)
+        let listener = try daemon.connect()
+        try listener.addMatch(CliptabBus.signalRule)
+        let revision = try daemon.call("GetRevision", [s("t")])
+        try daemon.call("SetRowName", [s("t"), i(1), i(1), s("sig")])
+        try daemon.call("SetRowName", [s("t"), i(0), i(0), s("first")])
+        let signals = try daemon.signals(on: listener)
+        #expect(signals.map { $0.member ?? "" } == ["RowsChanged", "RowsChanged"])
+        guard case .uint64(let before)? = revision.first else { throw FixtureError("no revision") }
+        #expect(try daemon.call("GetRevision", [s("t")]) == [t(before + 2)])
+        #expect(try daemon.call("FindRow", [s("t"), s("sig")]) == [i(1), i(1), t(5)])
+        #expect(
+            try daemon.call("GetRowNames", [s("t")])
+                == [
+                    .array(
+                        elementSignature: "(ts)",
+                        [.structure([t(1), s("first")]), .structure([t(5), s("sig")])])
+                ])
+
+        // Moves of the row and of its section, then a kill and a restart.
+        try daemon.call("MoveRow", [s("t"), i(1), i(1), i(0), i(0)])
+        try daemon.call("MoveSection", [s("t"), i(0), i(1)])
+        try daemon.restart()
+        #expect(try daemon.call("FindRow", [s("t"), s("sig")]) == [i(1), i(0), t(5)])
+        #expect(try daemon.call("GetCell", [s("t"), i(1), i(0)]) == [s("e")])
+        #expect(
+            try daemon.call("GetRowNames", [s("t")])
+                == [
+                    .array(
+                        elementSignature: "(ts)",
+                        [.structure([t(5), s("sig")]), .structure([t(1), s("first")])])
+                ])
+
+        // Errors: their contract names.
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("sig")]) == CliptabBus.errorPrefix
+                + "NameInUse")
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("0:1")]) == CliptabBus.errorPrefix
+                + "InvalidName")
+        #expect(daemon.errorName("FindRow", [s("t"), s("nope")]) == CliptabBus.errorPrefix + "NoSuchRow")
+        #expect(daemon.errorName("FindRow", [s("nope"), s("sig")]) == CliptabBus.errorPrefix + "NoSuchTable")
+        try daemon.call("SetAllowedActions", [s("t"), strings(["copy"])])
+        #expect(
+            daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("x")]) == CliptabBus.errorPrefix
+                + "NotPermitted")
+
+        // Cut takes the name with the row.
+        try daemon.call("SetAllowedActions", [s("t"), strings(ContractNames.actions)])
+        try daemon.call("DeleteRow", [s("t"), i(1), i(0)])
+        #expect(daemon.errorName("FindRow", [s("t"), s("sig")]) == CliptabBus.errorPrefix + "NoSuchRow")
+    }
+
+    @Test func exchangeFormatsCarryNamesAndSecretIsReadable() throws {
+        let daemon = try DaemonProcess()
+        try table(daemon)
+        try daemon.call("SetRowName", [s("t"), i(1), i(1), s("sig")])
+        let exported = try daemon.call("ExportTable", [s("t"), s("tsv")])
+        guard case .string(let tsv)? = exported.first else { throw FixtureError("no export") }
+        #expect(tsv.hasPrefix("section\theader\tfooter\trow\ttext\tname\n"))
+        #expect(tsv.contains("1\tH\t\t1\te\tsig\n"))
+        #expect(try daemon.call("ImportTable", [s("u"), s("tsv"), s(tsv), b(false)]) == [u(5)])
+        #expect(try daemon.call("FindRow", [s("u"), s("sig")]).prefix(2) == [i(1), i(1)])
+        #expect(
+            daemon.errorName("ImportTable", [s("u"), s("tsv"), s(tsv), b(false)]) == CliptabBus.errorPrefix
+                + "NameInUse")
+        #expect(try daemon.call("GetSecret", [s("t")]) == [b(false)])
+        try daemon.call("SetSecret", [s("t"), b(true)])
+        #expect(try daemon.call("GetSecret", [s("t")]) == [b(true)])
+        #expect(daemon.errorName("GetSecret", [s("nope")]) == CliptabBus.errorPrefix + "NoSuchTable")
+    }
+}
