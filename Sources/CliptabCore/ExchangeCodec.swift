@@ -40,14 +40,17 @@ public enum ExchangeCodec {
     }
 
     /// The table that `data` in `format` describes, named `tableName`; `invalidArgument`
-    /// saying where the data is wrong (line number, or byte offset for JSON).
-    public static func decode(_ data: String, as format: ExchangeFormat, tableName: String) throws
-        -> ExchangeTable
-    {
+    /// saying where the data is wrong (line number, or byte offset for JSON), `limitExceeded`
+    /// at the first row, section or cell over `allowance`.
+    public static func decode(
+        _ data: String, as format: ExchangeFormat, tableName: String,
+        allowance: ExchangeAllowance = .unlimited
+    ) throws -> ExchangeTable {
+        var allowance = allowance
         switch format {
-        case .json: return try decodeJSON(data, tableName: tableName)
-        case .tsv: return try decodeTSV(data, tableName: tableName)
-        case .lines: return decodeLines(data, tableName: tableName)
+        case .json: return try decodeJSON(data, tableName: tableName, allowance: &allowance)
+        case .tsv: return try decodeTSV(data, tableName: tableName, allowance: &allowance)
+        case .lines: return try decodeLines(data, tableName: tableName, allowance: &allowance)
         }
     }
 }
@@ -142,16 +145,25 @@ extension ExchangeCodec {
         return output
     }
 
-    private static func decodeLines(_ data: String, tableName: String) -> ExchangeTable {
+    private static func decodeLines(_ data: String, tableName: String, allowance: inout ExchangeAllowance)
+        throws
+        -> ExchangeTable
+    {
         let bytes = Array(data.utf8)
         var sections: [ExchangeSection] = []
-        forEachLine(bytes) { _, line in
+        try forEachLine(bytes) { _, line in
             if line.count >= 2 && bytes[line.lowerBound] == hash && bytes[line.lowerBound + 1] == hash {
                 var start = line.lowerBound + 2
                 if start < line.upperBound && bytes[start] == UInt8(ascii: " ") { start += 1 }
+                try allowance.spendSection()
+                try allowance.checkCell(bytes: line.upperBound - start, what: "header")
                 sections.append(ExchangeSection(header: text(bytes, start..<line.upperBound)))
             } else {
-                if sections.isEmpty { sections.append(ExchangeSection()) }
+                if sections.isEmpty {
+                    try allowance.spendSection()
+                    sections.append(ExchangeSection())
+                }
+                try allowance.spendRow(bytes: line.count)
                 sections[sections.count - 1].rows.append(ExchangeRow(text: text(bytes, line)))
             }
         }
@@ -209,7 +221,10 @@ extension ExchangeCodec {
         }
     }
 
-    private static func decodeTSV(_ data: String, tableName: String) throws -> ExchangeTable {
+    private static func decodeTSV(_ data: String, tableName: String, allowance: inout ExchangeAllowance)
+        throws
+        -> ExchangeTable
+    {
         let bytes = Array(data.utf8)
         var sections: [ExchangeSection] = []
         // Per section: the raw header and footer fields and the line that gave them, and
@@ -232,17 +247,24 @@ extension ExchangeCodec {
                 sawHeaderLine = true
                 return
             }
-            let fields = bytes[line].split(separator: tab, omittingEmptySubsequences: false)
+            // At most one piece more than the columns: a line of millions of tabs must not
+            // become millions of slices.
+            let fields = bytes[line].split(
+                separator: tab, maxSplits: columns, omittingEmptySubsequences: false)
             guard fields.count == columns else {
                 throw failure(
                     "expected \(columns) tab-separated fields (section, header, footer, row, text"
                         + (columns == 6 ? ", name" : "") + "), "
-                        + "found \(fields.count); write a tab inside a field as \\t")
+                        + "found \(fields.count > columns ? "more" : "\(fields.count)"); write a tab inside a field as \\t"
+                )
             }
             guard let sectionIndex = plainNumber(fields[0]) else {
                 throw failure("the section number \(excerpt(bytes, fields[0].indices)) is not a plain number")
             }
             if sectionIndex == sections.count {
+                try allowance.spendSection()
+                try allowance.checkCell(bytes: fields[1].count, what: "header")
+                try allowance.checkCell(bytes: fields[2].count, what: "footer")
                 sections.append(
                     ExchangeSection(
                         header: try unescape(fields[1], field: "header", failure: failure),
@@ -287,6 +309,8 @@ extension ExchangeCodec {
                     "the row number \(excerpt(bytes, fields[3].indices)) is wrong; expected \(expectedRow) "
                         + "(rows are numbered 0, 1, … in each section)")
             }
+            // Escapes only shorten a field, so its raw length bounds the cell.
+            try allowance.spendRow(bytes: fields[4].count)
             sections[sectionIndex].rows.append(
                 ExchangeRow(
                     text: try unescape(fields[4], field: "text", failure: failure),
@@ -377,8 +401,18 @@ extension ExchangeCodec {
         return output
     }
 
-    private static func decodeJSON(_ data: String, tableName: String) throws -> ExchangeTable {
-        let root = try JSONText.parse(data)
+    private static func decodeJSON(_ data: String, tableName: String, allowance: inout ExchangeAllowance)
+        throws
+        -> ExchangeTable
+    {
+        // A row needs at most an object, its text and its id; a section an object, its two
+        // titles and its rows array: a tree of more values cannot fit the allowance, so the
+        // parser stops there (unknown keys, which are ignored, get some slack).
+        let (rowRoom, sectionRoom) = (allowance.rows, allowance.sections)
+        let needed =
+            rowRoom > Int.max / 8 || sectionRoom > Int.max / 8
+            ? Int.max : 3 * rowRoom + 5 * sectionRoom + 1024
+        let root = try JSONText.parse(data, maxValues: needed)
         func failure(_ node: JSONNode, _ reason: String) -> CliptabError {
             CliptabError(.invalidArgument, "bad table JSON at byte offset \(node.offset): \(reason)")
         }
@@ -410,6 +444,7 @@ extension ExchangeCodec {
         var sections: [ExchangeSection] = []
         for (sectionIndex, sectionNode) in try array(top["sections"], in: root, "sections").enumerated() {
             let path = "sections[\(sectionIndex)]"
+            try allowance.spendSection()
             let fields = try members(sectionNode, path)
             var section = ExchangeSection(
                 header: try string(fields["header"], path + ".header") ?? "",
@@ -422,6 +457,7 @@ extension ExchangeCodec {
                     throw failure(rowNode, "\(rowPath).text is missing; it must be a string")
                 }
                 let name = try string(rowFields["name"], rowPath + ".name") ?? ""
+                try allowance.spendRow(bytes: text.utf8.count)
                 section.rows.append(ExchangeRow(text: text, name: name))
             }
             sections.append(section)

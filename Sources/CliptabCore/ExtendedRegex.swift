@@ -19,6 +19,10 @@
 public struct ExtendedRegex: Sendable {
     /// The largest compiled program, in NFA instructions, after intervals are expanded.
     public static let maxProgramSize = 20_000
+    /// The longest pattern, in UTF-8 bytes: checked before anything is parsed.
+    public static let maxPatternBytes = 1 << 20
+    /// The most elements (characters, ranges, classes) all bracket expressions of a pattern hold.
+    public static let maxBracketElements = 65_536
     /// The deepest nesting of groups, alternations and repetitions in a pattern.
     public static let maxNesting = 200
 
@@ -34,6 +38,12 @@ public struct ExtendedRegex: Sendable {
     /// pattern too large once expanded throws `limitExceeded`.
     public init(_ pattern: String) throws {
         self.pattern = pattern
+        let length = pattern.utf8.count
+        if length > Self.maxPatternBytes {
+            throw CliptabError(
+                .limitExceeded,
+                "the regular expression is \(length) bytes long; the limit is \(Self.maxPatternBytes) bytes")
+        }
         var parser = RegexParser(pattern: pattern)
         let root = try parser.parse()
         let size = RegexCompiler.size(of: root) + 1
@@ -60,16 +70,28 @@ public struct ExtendedRegex: Sendable {
     /// True when the expression matches somewhere in `text`; spends `budget` and throws
     /// `limitExceeded` when it runs out.
     public func matches(_ text: String, budget: inout MatchBudget) throws -> Bool {
-        // Setting up a call (its state sets) costs about 250 ns, some 64 steps: charged so
-        // that a million short rows cost what their time is.
-        var matcher = RegexMatcher(code: code, sets: sets, budget: budget.remaining - 64)
+        // The matcher (its state sets, its class cache) is made once per request and kept in
+        // the budget, so that a row costs only its text; that set-up is charged once, and each
+        // call's own set-up, some 64 steps, so that a million short rows cost what their time is.
+        var matcher: RegexMatcher
+        var setUp = MatchBudget.perRowSteps
+        if let kept = budget.matcher, kept.runs(code) {
+            matcher = kept
+        } else {
+            matcher = RegexMatcher(code: code, sets: sets, budget: 0)
+            setUp += RegexMatcher.setUpSteps(codeCount: code.count)
+        }
+        // Released from the budget while running so that the arrays are not copied on write.
+        budget.matcher = nil
+        matcher.remaining = budget.remaining - setUp
         let found = matcher.run(text, startsOnlyAtTextStart: startsOnlyAtTextStart)
         budget.remaining = max(matcher.remaining, 0)
+        budget.matcher = matcher
         guard let found else {
             throw CliptabError(
                 .limitExceeded,
                 "matching the regular expression \(ExtendedRegex.quoted(pattern)) against the rows is too costly "
-                    + "(the budget of steps is spent); simplify the pattern (fewer nested repetitions, "
+                    + "(the scan budget of one request, \(budget.total) steps, is spent); simplify the pattern (fewer nested repetitions, "
                     + "intervals or alternatives) or delete from fewer or shorter rows"
             )
         }

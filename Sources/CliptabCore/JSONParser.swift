@@ -4,6 +4,9 @@
 struct JSONParser {
     let bytes: [UInt8]
     var position = 0
+    /// The values (of any kind, nested ones included) the document may still hold: checked as
+    /// each is read, so that no document builds a tree larger than its caller allows.
+    var valuesLeft = Int.max
 
     mutating func document() throws -> JSONNode {
         skipWhitespace()
@@ -17,6 +20,13 @@ struct JSONParser {
 
     private mutating func value(depth: Int) throws -> JSONNode {
         let start = position
+        valuesLeft -= 1
+        if valuesLeft < 0 {
+            throw CliptabError(
+                .limitExceeded,
+                "the JSON holds more values than a table within the limits needs (at byte offset \(start)); "
+                    + "it stopped there")
+        }
         guard position < bytes.count else {
             throw failure("unexpected end of data; expected a value")
         }

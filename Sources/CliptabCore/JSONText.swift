@@ -6,9 +6,11 @@ enum JSONText {
     static let maxDepth = 64
 
     /// Parses a whole JSON text; any deviation from RFC 8259, a duplicate key or nesting
-    /// deeper than `maxDepth` throws `invalidArgument` with the byte offset.
-    static func parse(_ text: String) throws -> JSONNode {
+    /// deeper than `maxDepth` throws `invalidArgument` with the byte offset; more than
+    /// `maxValues` values throws `limitExceeded` as soon as the one over is read.
+    static func parse(_ text: String, maxValues: Int = .max) throws -> JSONNode {
         var parser = JSONParser(bytes: Array(text.utf8))
+        parser.valuesLeft = maxValues
         return try parser.document()
     }
 

@@ -7,12 +7,29 @@ struct RegexMatcher {
     var remaining: Int
     var pending: [Int32] = []
     var classCache: [UInt64] = []
+    // The state sets of the current and the next position, kept between texts so that a
+    // request matching many rows sets them up once.
+    var current: StateSet
+    var next: StateSet
+
+    /// The steps that setting up a matcher costs: its state sets and stack, 24 bytes per state.
+    static func setUpSteps(codeCount: Int) -> Int { codeCount / 4 }
 
     init(code: [RegexInstruction], sets: [RegexScalarSet], budget: Int) {
         self.code = code
         self.sets = sets
         remaining = budget
         pending.reserveCapacity(2 * code.count + 2)
+        current = StateSet(capacity: code.count)
+        next = StateSet(capacity: code.count)
+    }
+
+    /// True when this matcher runs `program` (the very same storage, which the matcher keeps
+    /// alive, so no other program can have the same address).
+    func runs(_ program: [RegexInstruction]) -> Bool {
+        code.withUnsafeBufferPointer { mine in
+            program.withUnsafeBufferPointer { mine.baseAddress == $0.baseAddress && mine.count == $0.count }
+        }
     }
 
     // True when the start state, at a position with these properties, reaches a state that
@@ -60,7 +77,11 @@ struct RegexMatcher {
     // charged so that the budget keeps measuring time even for text of ever new scalars.
     private mutating func classLookup(set index: Int, _ scalar: Unicode.Scalar) -> Bool {
         let slotsPerSet = 64
-        if classCache.isEmpty { classCache = Array(repeating: 0, count: sets.count * slotsPerSet) }
+        if classCache.isEmpty {
+            // Once per request: 512 bytes per set to clear, charged like the rest.
+            remaining -= 8 * sets.count
+            classCache = Array(repeating: 0, count: sets.count * slotsPerSet)
+        }
         let value = UInt64(scalar.value)
         let slot = index * slotsPerSet + Int((value ^ value >> 6) & UInt64(slotsPerSet - 1))
         let entry = classCache[slot]
@@ -75,8 +96,18 @@ struct RegexMatcher {
     // True or false for a match anywhere, nil when the budget ran out first. A match found
     // by the step that spent the last of the budget still counts: its work is done.
     mutating func run(_ text: String, startsOnlyAtTextStart: Bool) -> Bool? {
-        var current = StateSet(capacity: code.count)
-        var next = StateSet(capacity: code.count)
+        // Taken out of `self` while running (`follow` mutates `self` too), put back at the end;
+        // the empty placeholders allocate nothing.
+        var current = self.current
+        var next = self.next
+        self.current = StateSet(capacity: 0)
+        self.next = StateSet(capacity: 0)
+        defer {
+            self.current = current
+            self.next = next
+        }
+        current.count = 0
+        next.count = 0
         var scalars = text.unicodeScalars.makeIterator()
         var scalar = scalars.next()
         var atStart = true
@@ -100,7 +131,11 @@ struct RegexMatcher {
                 case .scalar(let value): consumed = value == character.value
                 case .any: consumed = true
                 case .set(let index):
-                    if character.value < 128 || !sets[index].hasClasses {
+                    if character.value < 128 {
+                        consumed = sets[index].contains(character)
+                    } else if !sets[index].hasClasses {
+                        // Beyond ASCII a set is searched range by range: charged by its size.
+                        remaining -= sets[index].ranges.count >> 2
                         consumed = sets[index].contains(character)
                     } else {
                         consumed = classLookup(set: index, character)

@@ -6,6 +6,11 @@ struct RegexParser {
     let scalars: [Unicode.Scalar]
     var index = 0
     var sets: [RegexScalarSet] = []
+    // Characters, `.`, anchors and bracket expressions read so far, and the elements of all
+    // bracket expressions: capped as they are read, so that no pattern builds a tree or a
+    // set larger than the limits allow before they are checked.
+    var atoms = 0
+    var bracketElements = 0
 
     init(pattern: String) {
         self.pattern = pattern
@@ -20,6 +25,16 @@ struct RegexParser {
             let scalar = scalars[index]
             let position = index
             index += 1
+            switch scalar {
+            case "(", ")", "|", "*", "+", "?", "{": break
+            default:
+                atoms += 1
+                if atoms > ExtendedRegex.maxProgramSize {
+                    throw tooLarge(
+                        "more than \(ExtendedRegex.maxProgramSize) characters, `.`, anchors and bracket expressions"
+                    )
+                }
+            }
             switch scalar {
             case "(":
                 if stack.count > ExtendedRegex.maxNesting {
@@ -192,6 +207,11 @@ struct RegexParser {
                 break
             }
             first = false
+            bracketElements += 1
+            if bracketElements > ExtendedRegex.maxBracketElements {
+                throw tooLarge(
+                    "more than \(ExtendedRegex.maxBracketElements) elements in its bracket expressions")
+            }
             let elementPosition = index
             switch try bracketElement() {
             case .characterClass(let characterClass):
@@ -271,6 +291,12 @@ struct RegexParser {
             "the regular expression \(ExtendedRegex.quoted(pattern)) nests groups and repetitions more than "
                 + "\(ExtendedRegex.maxNesting) levels deep (at character \(position + 1))"
         )
+    }
+
+    private func tooLarge(_ what: String) -> CliptabError {
+        CliptabError(
+            .limitExceeded,
+            "the regular expression \(ExtendedRegex.quoted(pattern)) is too large: it has \(what)")
     }
 
     private func invalid(_ reason: String, at position: Int) -> CliptabError {

@@ -15,13 +15,22 @@ struct RegexScalarSet: Sendable {
         self.negated = negated
         self.ranges = ranges
         self.classes = classes
-        for value in UInt32(0)..<128 where slowContains(Unicode.Scalar(UInt8(value))) {
-            if value < 64 {
-                asciiLow |= 1 << UInt64(value)
-            } else {
-                asciiHigh |= 1 << UInt64(value - 64)
+        // From the ranges directly: a pattern may hold 20,000 sets, and asking each of the 128
+        // scalars of each set costs more than all the rest of compiling.
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for range in ranges where range.lowerBound < 128 {
+            for value in range.lowerBound...min(range.upperBound, 127) {
+                if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
             }
         }
+        for characterClass in classes {
+            for value in UInt32(0)..<128 where characterClass.contains(Unicode.Scalar(UInt8(value))) {
+                if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+            }
+        }
+        asciiLow = negated ? ~low : low
+        asciiHigh = negated ? ~high : high
     }
 
     func contains(_ scalar: Unicode.Scalar) -> Bool {

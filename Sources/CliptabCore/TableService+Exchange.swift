@@ -22,8 +22,14 @@ extension TableService {
     /// drops the old content first), atomically; returns the number of rows imported.
     public func importTable(_ name: String, format: String, data: String, replace: Bool) throws -> UInt32 {
         let parsed = try ExchangeFormat(parsing: format)
-        let imported = try ExchangeCodec.decode(data, as: parsed, tableName: name)
-        var plan = try importTarget(name)
+        var plan = try importTarget(name, replace: replace)
+        // The room left is known before decoding, so that the decoder stops at the first row
+        // or section over a limit rather than building all of a hostile message first.
+        let keptRows = replace ? 0 : plan.keptSections.reduce(0) { $0 + $1.rows.count }
+        let keptSections = replace ? 0 : plan.keptSections.count
+        let allowance = ExchangeAllowance(
+            tableName: name, limits: limits, keptRows: keptRows, keptSections: keptSections)
+        let imported = try ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
         try checkCells(of: imported)
         plan.record.revision += 1
         if plan.createdByImport {
@@ -42,11 +48,13 @@ extension TableService {
         return UInt32(imported.sections.reduce(0) { $0 + $1.rows.count })
     }
 
-    /// The table an import goes into: the existing one (if it allows inserting) or a new
-    /// one, whose creation is the first write.
-    private func importTarget(_ name: String) throws -> ImportPlan {
+    /// The table an import goes into: the existing one (if it allows inserting, and deleting
+    /// too when the import replaces its content) or a new one, whose creation is the first write.
+    private func importTarget(_ name: String, replace: Bool) throws -> ImportPlan {
         if let table = catalog.tables[name] {
             try Self.check(table, permits: .insert)
+            // Replacing deletes every row there is: not for a table that forbids deleting.
+            if replace { try Self.check(table, permits: .delete) }
             return ImportPlan(
                 name: name, record: table.record, counters: catalog.counters, keptSections: table.sections)
         }

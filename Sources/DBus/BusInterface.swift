@@ -20,6 +20,9 @@ public enum BusReply {
     case values([BusValue])
     /// The handler kept the `BusMethodCall` and will answer later with `reply` or `replyError`.
     case deferred
+    /// Reply now with a message that this closure writes its out-values into directly (with
+    /// `BusMessage.appendIDTextArray`, say), for replies too large to box value by value.
+    case writing((BusMessage) throws -> Void)
 
     /// An empty reply, for methods without out-arguments.
     public static var empty: BusReply { .values([]) }
@@ -245,6 +248,27 @@ public final class BusMethodCall {
             let failure = BusError.failed("\(interface).\(member) produced an invalid reply: \(error)")
             try replyError(failure)
             throw failure
+        }
+        try send(reply)
+    }
+
+    /// Answers the call with a reply whose values `write` appends to it directly; they must
+    /// match the declared out-arguments.
+    public func reply(writing write: (BusMessage) throws -> Void) throws {
+        try checkNotAnswered()
+        let reply = try BusMessage.methodReturn(replyingTo: message)
+        do {
+            try write(reply)
+        } catch {
+            try replyError(error)
+            throw error
+        }
+        guard reply.signature == replySignature else {
+            let error = BusError.failed(
+                "\(interface).\(member) produced a reply of signature \(BusSyntax.quoted(reply.signature)) "
+                    + "instead of the declared \(BusSyntax.quoted(replySignature))")
+            try replyError(error)
+            throw error
         }
         try send(reply)
     }

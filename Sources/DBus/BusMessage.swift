@@ -178,6 +178,13 @@ public final class BusMessage {
         dbus_message_set_no_reply(handle, noReply ? 1 : 0)
     }
 
+    /// Lets the bus start the destination's service if no one owns its name (the default),
+    /// or not; only before the message is sent.
+    public func setAutoStart(_ autoStart: Bool) throws {
+        try checkWritable()
+        dbus_message_set_auto_start(handle, autoStart ? 1 : 0)
+    }
+
     /// For an error reply, the error it carries (name and first string argument); nil otherwise.
     public var busError: BusError? {
         guard type == .error else { return nil }
@@ -221,6 +228,66 @@ public final class BusMessage {
             throw BusError.noMemory("appending values to a message")
         }
         bodyLength = checker.offset
+    }
+
+    /// Appends an array of `(ts)` structures (an id and a text each) written straight from
+    /// `count` elements that `element` gives by index, with no boxed `BusValue` per element:
+    /// the path of large replies such as `GetRows`.
+    ///
+    /// Checked first as `append` checks (no NUL in a text, the protocol's size limits): on
+    /// `InvalidArgs` or `LimitsExceeded` nothing has been appended.
+    public func appendIDTextArray(count: Int, _ element: (Int) -> (id: UInt64, text: String)) throws {
+        try checkWritable()
+        // An upper bound of the wire size: each structure aligned to 8, its id, the text's
+        // length, bytes and NUL.
+        var size = bodyLength + 8
+        for index in 0..<count {
+            let text = element(index).text
+            if text.utf8.contains(0) {
+                throw BusError.invalidArgs("element \(index) of an a(ts) array holds a NUL byte in its text")
+            }
+            size += 8 + 8 + 4 + text.utf8.count + 1
+        }
+        guard size - bodyLength <= BusValueChecker.maximumArrayLength + 16,
+            size + headerAllowance <= BusValueChecker.maximumMessageLength
+        else {
+            throw BusError.limitsExceeded(
+                "the message would be larger than the D-Bus limit of \(BusValueChecker.maximumMessageLength) bytes"
+            )
+        }
+        guard (signature + "a(ts)").utf8.count <= BusSignature.maximumLength else {
+            throw BusError.limitsExceeded(
+                "the message's signature would be longer than \(BusSignature.maximumLength) bytes")
+        }
+        var iterator = DBusMessageIter()
+        dbus_message_iter_init_append(handle, &iterator)
+        var array = DBusMessageIter()
+        var written =
+            dbus_message_iter_open_container(&iterator, Int32(UInt8(ascii: "a")), "(ts)", &array) != 0
+        var index = 0
+        while written && index < count {
+            let (id, text) = element(index)
+            var structure = DBusMessageIter()
+            written = dbus_message_iter_open_container(&array, Int32(UInt8(ascii: "r")), nil, &structure) != 0
+            guard written else { break }
+            var number = id
+            written = dbus_message_iter_append_basic(&structure, Int32(UInt8(ascii: "t")), &number) != 0
+            if written {
+                written = text.withCString { cString in
+                    var pointer: UnsafePointer<CChar>? = cString
+                    return dbus_message_iter_append_basic(&structure, Int32(UInt8(ascii: "s")), &pointer) != 0
+                }
+            }
+            written = written && dbus_message_iter_close_container(&array, &structure) != 0
+            index += 1
+        }
+        written = written && dbus_message_iter_close_container(&iterator, &array) != 0
+        guard written else {
+            // Only memory can run out here; the message is then half-written and unusable.
+            isWritable = false
+            throw BusError.noMemory("appending an a(ts) array to a message")
+        }
+        bodyLength = size
     }
 
     /// Room left for the header when checking the message size: the fixed part, the names it

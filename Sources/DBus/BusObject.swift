@@ -76,6 +76,8 @@ final class BusObjectRegistration {
             case .values(let values):
                 // A handler that answered by itself already has its reply on the way.
                 if !call.isAnswered { try? call.reply(values) }
+            case .writing(let write):
+                if !call.isAnswered { try? call.reply(writing: write) }
             case .deferred:
                 break
             }

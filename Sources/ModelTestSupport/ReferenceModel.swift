@@ -304,6 +304,8 @@ struct ReferenceModel {
             var table: ReferenceTable
             if let existing = tables[name] {
                 guard existing.allowed.contains(.insert) else { throw Refusal(.notPermitted) }
+                // Replacing deletes the old rows, so it needs `delete` as well.
+                guard !replace || existing.allowed.contains(.delete) else { throw Refusal(.notPermitted) }
                 table = existing
             } else {
                 guard Self.isValidName(name) else { throw Refusal(.invalidName) }

@@ -16,6 +16,7 @@ if arguments.count == 2 && arguments[0] == "--probe-open" {
     }
 }
 let suites: [String: () throws -> Void] = [
+    "budget": BudgetBenchmark.run,
     "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
     "hostile": HostileBenchmark.run,

@@ -33,12 +33,20 @@ func runCommandLine() -> Int32 {
         return ExitStatus.success
     case .usageError(let error):
         writeToStandardError(error.report)
+        if notifyPolicyOfUnparsedLine().notifiesFailures {
+            DesktopNotifier.show(
+                summary: "cliptab: wrong command line", body: error.message, urgency: .critical, over: nil)
+        }
         return ExitStatus.usage
     case .run(let command, let options):
         let context = CommandContext(options: options)
         do {
             try command.run(context)
             try context.output.flush()
+            // The configuration is read only for the commands that may report a success.
+            if let notice = command.successNotice, (options.notify ?? .configured()) == .all {
+                DesktopNotifier.show(summary: notice, body: "", urgency: .low, over: context.openConnection)
+            }
             return ExitStatus.success
         } catch {
             let failure: CLIFailure
@@ -51,9 +59,26 @@ func runCommandLine() -> Int32 {
             // better than a silent one when the reader is still there).
             if case .outputClosed = failure {} else { try? context.output.flush() }
             writeToStandardError(failure.report)
+            if failure.isNotified, (options.notify ?? .configured()).notifiesFailures {
+                DesktopNotifier.show(
+                    summary: "cliptab \(type(of: command).spec.name) failed", body: failure.notificationBody,
+                    urgency: .critical, over: context.openConnection)
+            }
             return failure.exitStatus
         }
     }
+}
+
+/// The notification policy of a command line that did not parse: its `--notify` word if it
+/// has a valid one, else the configuration's.
+func notifyPolicyOfUnparsedLine() -> NotifyPolicy {
+    let words = (try? programArguments()) ?? []
+    for word in words.prefix(while: { $0 != "--" }) where word == "--notify" || word.hasPrefix("--notify=") {
+        if let policy = try? NotifyPolicy.parse(ArgumentParser.split(word).value ?? "failures") {
+            return policy
+        }
+    }
+    return .configured()
 }
 
 /// Writes `text` to standard output, ignoring a closed reader.

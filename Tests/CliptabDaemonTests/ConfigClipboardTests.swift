@@ -66,6 +66,52 @@ struct ConfigClipboardTests {
         #expect(try setup.read("clipboard") == "hunter2")
     }
 
+    /// A secret copied to PRIMARY as well as CLIPBOARD leaves both at the clear time; when
+    /// another program takes CLIPBOARD first, PRIMARY is still cleared, and the other
+    /// program's CLIPBOARD text stays.
+    @Test func secretClearedFromPrimaryToo() throws {
+        let setup = try Setup(
+            "[clipboard]\nselections = clipboard primary\nsecret_clear_ms = 800\n"
+                + "[table \"pw\"]\nactions = copy insert\nsecret = true\n")
+        try setup.daemon.call("InsertRow", [s("pw"), i(0), i(-1), s("hunter2")])
+        try setup.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        #expect(try setup.read("primary") == "hunter2")
+        #expect(
+            try eventually(within: 5_000) {
+                try setup.read("clipboard").isEmpty && setup.read("primary").isEmpty
+            })
+
+        try setup.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        #expect(try setup.read("primary") == "hunter2")
+        let other = try ChildProcess.spawn(
+            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: setup.daemon.environment,
+            stdin: .pipe, stdout: .null, stderr: .null)
+        defer { other.terminate() }
+        try other.write(Array("not secret".utf8))
+        other.closeStandardInput()
+        #expect(try eventually { try setup.read("clipboard") == "not secret" })
+        #expect(try setup.read("primary") == "hunter2")
+        #expect(try eventually(within: 5_000) { try setup.read("primary").isEmpty })
+        #expect(try setup.read("clipboard") == "not secret")
+    }
+
+    /// A clipboard text holding NUL bytes is refused by name, for GetClipboard and Paste.
+    @Test func clipboardWithNulIsNamed() throws {
+        let setup = try Setup("[table \"t\"]\n")
+        let owner = try ChildProcess.spawn(
+            "xclip", ["-selection", "clipboard", "-i", "-quiet"], environment: setup.daemon.environment,
+            stdin: .pipe, stdout: .null, stderr: .null)
+        defer { owner.terminate() }
+        try owner.write(Array("ab".utf8) + [0] + Array("cd".utf8))
+        owner.closeStandardInput()
+        #expect(try eventually { try setup.read("clipboard").hasPrefix("ab") })
+        for (member, arguments) in [("GetClipboard", [BusValue]()), ("Paste", [s("t"), i(0), i(-1)])] {
+            let error = #expect(throws: BusError.self) { try setup.daemon.call(member, arguments) }
+            #expect(error?.name.hasSuffix("InvalidArgument") == true, "\(member): \(error?.name ?? "")")
+            #expect(error?.message.contains("NUL bytes at offset 2") == true, "\(error?.message ?? "")")
+        }
+    }
+
     /// `paste_timeout_ms` bounds the wait for an owner that never answers.
     @Test func pasteTimeout() throws {
         let setup = try Setup("[clipboard]\npaste_timeout_ms = 300\n")

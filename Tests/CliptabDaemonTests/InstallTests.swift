@@ -32,11 +32,12 @@ struct InstallTests {
         return found.sorted()
     }
 
-    /// The installed files below PREFIX, with the unit's directory given.
-    func expectedFiles(unitDirectory: String) -> [String] {
+    /// The installed files below PREFIX, with the unit's and zsh completion's directories given.
+    func expectedFiles(unitDirectory: String, zshDirectory: String) -> [String] {
         [
             "bin/cliptab", "bin/cliptab-menu", "bin/cliptabd", "\(unitDirectory)/cliptabd.service",
-            "share/bash-completion/completions/cliptab",
+            "share/bash-completion/completions/cliptab", "\(zshDirectory)/_cliptab",
+            "share/fish/vendor_completions.d/cliptab.fish",
             "share/dbus-1/services/io.github.cliptab.Cliptab1.service", "share/doc/cliptab/cliptab.conf",
             "share/man/man1/cliptab.1", "share/man/man5/cliptab.conf.5", "share/man/man8/cliptabd.8",
         ].sorted()
@@ -61,7 +62,10 @@ struct InstallTests {
 
         let installed = stage + "/usr"
         #expect(files(under: stage).allSatisfy { $0.hasPrefix("usr/") })
-        #expect(files(under: installed) == expectedFiles(unitDirectory: "lib/systemd/user"))
+        #expect(
+            files(under: installed)
+                == expectedFiles(
+                    unitDirectory: "lib/systemd/user", zshDirectory: "share/zsh/vendor-completions"))
         let unit = try String(
             contentsOfFile: "\(installed)/lib/systemd/user/cliptabd.service", encoding: .utf8)
         #expect(SystemdUnitTests.values(unit, "Service", "ExecStart") == ["/usr/bin/cliptabd"])
@@ -124,7 +128,9 @@ struct InstallTests {
         let userFiles = [".config/cliptab/cliptab.conf", ".local/share/cliptab/cliptab.db"]
         #expect(
             files(under: home)
-                == (expectedFiles(unitDirectory: "share/systemd/user").map { ".local/\($0)" } + userFiles)
+                == (expectedFiles(
+                    unitDirectory: "share/systemd/user", zshDirectory: "share/zsh/site-functions"
+                ).map { ".local/\($0)" } + userFiles)
                 .sorted())
         let unitPath = "\(local)/share/systemd/user/cliptabd.service"
         let unit = try String(contentsOfFile: unitPath, encoding: .utf8)
@@ -185,8 +191,8 @@ struct InstallTests {
         #expect(files(under: directory.path) == [])
     }
 
-    /// The man pages render without a warning, and document every configuration key and
-    /// every option of `cliptabd --help`.
+    /// The man pages render without a warning, and document every configuration key, every
+    /// option of `cliptabd --help`, and every command and option of `cliptab`'s help.
     @Test func manPages() throws {
         func render(_ page: String) throws -> CommandResult {
             try ChildProcess.run(
@@ -213,8 +219,50 @@ struct InstallTests {
         .filter { $0.hasPrefix("--") }
         #expect(options.count > 8)
         for option in Set(options) { #expect(rendered["cliptabd.8"]?.contains(option) == true, "\(option)") }
-        for command in ["tables", "reload", "copy", "paste", "rm-where", "section title", "watch", "status"] {
-            #expect(rendered["cliptab.1"]?.contains(command) == true, "\(command)")
+        // Every command of `cliptab --help`, every global option, and every option of each
+        // command's help is in cliptab(1).
+        let cliptab = BuiltProducts.path(of: "cliptab")
+        let general = try ChildProcess.run(cliptab, ["--help"]).outputText
+        // "  section add     insert a section": a name is the words before the gap.
+        let commands = lines(of: general, under: "commands:").map(commandName)
+        #expect(commands.count > 25 && commands.contains("section title"), "\(commands)")
+        var optionCount = 0
+        for option in optionNames(lines(of: general, under: "global options (before or after the command):"))
+        {
+            optionCount += 1
+            #expect(rendered["cliptab.1"]?.contains(option) == true, "global option \(option)")
+        }
+        for command in commands {
+            #expect(rendered["cliptab.1"]?.contains(command) == true, "command \(command)")
+            let help = try ChildProcess.run(
+                cliptab, ["help"] + command.split(separator: " ").map(String.init))
+            for option in optionNames(lines(of: help.outputText, under: "options:")) {
+                optionCount += 1
+                #expect(rendered["cliptab.1"]?.contains(option) == true, "\(command) \(option)")
+            }
+        }
+        #expect(optionCount > 15)
+    }
+
+    /// The lines of `text` after the line `heading`, up to the next blank line.
+    func lines(of text: String, under heading: String) -> [String] {
+        let all = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let start = all.firstIndex(of: heading) else { return [] }
+        return Array(all[(start + 1)...].prefix { !$0.isEmpty })
+    }
+
+    /// A command's name in a help listing: the words before the first gap of two blanks.
+    func commandName(_ line: String) -> String {
+        let trimmed = line.drop { $0 == " " }
+        guard let gap = trimmed.range(of: "  ") else { return String(trimmed) }
+        return String(trimmed[..<gap.lowerBound])
+    }
+
+    /// The option names (`--format`, `-o`) at the start of help lines, before their help.
+    func optionNames(_ lines: [String]) -> [String] {
+        lines.flatMap { line in
+            commandName(line).split(whereSeparator: { $0 == "," || $0 == " " || $0 == "[" || $0 == "=" })
+                .filter { $0.hasPrefix("-") }.map(String.init)
         }
     }
 }

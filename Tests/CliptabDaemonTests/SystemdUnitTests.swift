@@ -78,6 +78,10 @@ struct SystemdUnitTests {
         #expect(one("Unit", "After") == "graphical-session.target")
         #expect(one("Install", "WantedBy") == "graphical-session.target")
         #expect(one("Service", "Type") == "dbus")
+        // The memory cap fits the stated bound of one call (4 x a 128 MiB message + 64 MiB)
+        // with room for the tables, and throttling starts above that bound.
+        #expect(one("Service", "MemoryHigh") == "768M")
+        #expect(one("Service", "MemoryMax") == "1G")
         #expect(one("Service", "BusName") == CliptabBus.name)
         #expect(one("Service", "ExecStart") == "@bindir@/cliptabd")
         #expect(one("Service", "ExecReload") == "@bindir@/cliptab reload")

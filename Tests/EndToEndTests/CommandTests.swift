@@ -111,6 +111,22 @@ import Testing
                 == Outcome(0, #"{"name":"bare","revision":1,"sections":[]}"# + "\n"))
     }
 
+    /// `show` escapes control characters in cells and titles for people; `--json` and `get`
+    /// keep the exact text.
+    @Test func showEscapesControlCharacters() throws {
+        defer { drop("controls") }
+        let hostile = "red\u{1B}[31m\u{1B}]0;owned\u{07}\u{9B}2J\u{7F}\ttab"
+        try make("controls", [hostile])
+        #expect(try cli.run("section", "title", "controls", "0", "--header", "h\u{1B}c").status == 0)
+        let shown = try cli.run("show", "controls")
+        #expect(shown.status == 0)
+        #expect(
+            !shown.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B })
+        #expect(shown.out == "== [0] h\\x1bc\n   0:0  red\\x1b[31m\\x1b]0;owned\\x07\\u{9b}2J\\x7f\ttab\n")
+        #expect(try cli.run("get", "controls", "0:0") == Outcome(0, hostile))
+        #expect(try cli.run("show", "controls", "--json").out.contains(#"\u001b[31m"#))
+    }
+
     /// `get` writes the text byte for byte; every addressing form reaches the same cells.
     @Test func getPrintsTextExactly() throws {
         defer { drop("exact", "other") }

@@ -53,11 +53,14 @@ import Testing
                 "equals", "contains", "prefix", "suffix", "matches", "\\>",
             ])
         #expect(try complete(["cliptab", "do", "numbers", "c"]) == ["copy", "cut"])
-        #expect(try complete(["cliptab", "get", "--"]) == ["--json", "--timeout", "--help", "--version"])
+        #expect(
+            try complete(["cliptab", "get", "--"]) == [
+                "--json", "--timeout", "--notify", "--help", "--version",
+            ])
         #expect(try complete(["cliptab", "add", "numbers", "--section", ""]) == [])
         #expect(try complete(["cliptab", "add", "numbers", "--section", "0", "x", "--s"]) == ["--section"])
         #expect(try complete(["cliptab", "help", "com"]) == ["completion"])
-        #expect(try complete(["cliptab", "completion", ""]) == ["bash"])
+        #expect(try complete(["cliptab", "completion", ""]) == ["bash", "zsh", "fish"])
     }
 }
 

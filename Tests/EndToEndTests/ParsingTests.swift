@@ -59,7 +59,7 @@ import Testing
             the last colon). #ID (or id:ID, which survives sh -c) names a row by its stable id, and
             a row name (cliptab name) names the row that has it, wherever it is now.
 
-            Global options: --json, --timeout SECONDS, -h/--help, --version (see 'cliptab --help').
+            Global options: --json, --timeout SECONDS, --notify[=WHEN], -h/--help, --version (see 'cliptab --help').
 
             """
         #expect(try run("help", "get") == Outcome(0, expected))
@@ -88,7 +88,9 @@ import Testing
             let page = try run("help", command)
             #expect(page.status == 0 && page.out.hasPrefix("usage: cliptab \(command)"), "\(command)")
         }
-        #expect(help.hasPrefix("usage: cliptab [--json] [--timeout SECONDS] COMMAND [ARGUMENT...]\n"))
+        #expect(
+            help.hasPrefix(
+                "usage: cliptab [--json] [--timeout SECONDS] [--notify[=WHEN]] COMMAND [ARGUMENT...]\n"))
         let section = try run("help", "section").out
         #expect(
             section.hasPrefix(
@@ -111,7 +113,8 @@ import Testing
     @Test(
         arguments: [
             (
-                [], "missing command", "cliptab [--json] [--timeout SECONDS] COMMAND [ARGUMENT...]",
+                [], "missing command",
+                "cliptab [--json] [--timeout SECONDS] [--notify[=WHEN]] COMMAND [ARGUMENT...]",
                 "cliptab --help"
             ),
             (["sho", "t"], "unknown command \"sho\"; did you mean 'show'?", globalUsage, "cliptab --help"),
@@ -197,7 +200,7 @@ import Testing
                 "cliptab help [COMMAND...]", "cliptab help help"
             ),
             (
-                ["completion", "fish"], "SHELL \"fish\" is not supported; only bash is",
+                ["completion", "tcsh"], "SHELL \"tcsh\" is not supported; bash, zsh and fish are",
                 "cliptab completion SHELL",
                 "cliptab help completion"
             ),
@@ -241,4 +244,4 @@ import Testing
 }
 
 /// The usage line of the whole command line.
-let globalUsage = "cliptab [--json] [--timeout SECONDS] COMMAND [ARGUMENT...]"
+let globalUsage = "cliptab [--json] [--timeout SECONDS] [--notify[=WHEN]] COMMAND [ARGUMENT...]"

@@ -31,7 +31,7 @@ extension CliptabInterface {
                 }
                 return [.array(elementSignature: "(ssu)", sections)]
             },
-            .immediate(
+            .writing(
                 "GetRows", [arg("table", "s"), arg("section", "i"), arg("offset", "u"), arg("limit", "u")],
                 [arg("rows", "a(ts)")]
             ) { service, a in
@@ -41,10 +41,10 @@ extension CliptabInterface {
                 for row in rows { size += row.text.utf8.count + 16 }
                 try CliptabInterface.checkReplySize(
                     size, what: "the rows", hint: "page with offset and limit")
-                return [
-                    .array(
-                        elementSignature: "(ts)", rows.map { .structure([.uint64($0.id), .string($0.text)]) })
-                ]
+                // Written straight from the rows: a boxed value per row cost a fifth of the time.
+                return { reply in
+                    try reply.appendIDTextArray(count: rows.count) { (rows[$0].id, rows[$0].text) }
+                }
             },
             .immediate(
                 "GetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]

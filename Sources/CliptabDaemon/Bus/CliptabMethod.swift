@@ -26,6 +26,17 @@ struct CliptabMethod {
         }
     }
 
+    /// A method answered at once with a reply its handler writes straight into the message
+    /// (large replies: no boxed value per element).
+    static func writing(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler: @escaping (DaemonService, CallArguments) throws -> (BusMessage) throws -> Void
+    ) -> CliptabMethod {
+        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+            .writing(try handler(service, CallArguments(call.arguments)))
+        }
+    }
+
     /// A method whose handler may finish later (a clipboard read): it gets a completion
     /// that sends the text, or the error, whenever it is called.
     static func deferred(

@@ -41,6 +41,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case terminals
     /// `[paste_to_focus] repress_modifiers`.
     case repressModifiers = "repress_modifiers"
+    /// `[cli] notify`: read by `cliptab` (never, failures or all); the daemon only checks it.
+    case notify
 
     /// The section the key belongs in.
     public var section: String {
@@ -52,6 +54,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key, .terminalKey, .terminals,
             .repressModifiers:
             "paste_to_focus"
+        case .notify: "cli"
         }
     }
 
@@ -62,7 +65,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .dataDirectory, .durability: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
-            .terminalKey, .terminals, .repressModifiers:
+            .terminalKey, .terminals, .repressModifiers, .notify:
             false
         }
     }
@@ -84,7 +87,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // Programs ask again within milliseconds; seconds would only delay the restore.
         case .settleMilliseconds: (1...5_000, "milliseconds")
         case .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey, .terminals,
-            .repressModifiers:
+            .repressModifiers, .notify:
             nil
         }
     }
@@ -112,6 +115,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .terminalKey: configuration.focusPaste.terminalKey = try FocusPasteSettings.parseChord(value)
         case .terminals: configuration.focusPaste.terminals = try FocusPasteSettings.parseTerminals(value)
         case .repressModifiers: configuration.focusPaste.repressModifiers = try TableKey.boolean(value)
+        case .notify: configuration.cliNotify = try Self.notify(value)
         }
     }
 
@@ -181,6 +185,14 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             throw ConfigValueError("expected one of \(levels), found \"\(value)\"")
         }
         return level
+    }
+
+    /// The value of `notify`: never, failures or all (the words `cliptab --notify=` takes).
+    public static func notify(_ value: String) throws(ConfigValueError) -> String {
+        guard ["never", "failures", "all"].contains(value) else {
+            throw ConfigValueError("expected never, failures or all, found \"\(value)\"")
+        }
+        return value
     }
 
     /// The words of a list, split on blanks and commas.

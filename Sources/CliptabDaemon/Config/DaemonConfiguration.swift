@@ -18,6 +18,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var limits = Limits.defaults
     /// The least important log lines written.
     public var logLevel = Log.Level.info
+    /// `[cli] notify`, which only `cliptab` acts on: kept so that the file is checked whole.
+    public var cliNotify = "never"
     /// The tables to create and configure, in file order.
     public var tables: [TableSettings] = []
     /// How `PasteToFocus` pastes (`[paste_to_focus]`).

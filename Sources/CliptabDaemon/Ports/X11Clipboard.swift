@@ -21,8 +21,9 @@ public final class X11Clipboard: ClipboardPort, PollSource {
     private var lastConnectError = ""
     /// True when this daemon owned CLIPBOARD as of the last event handling.
     private var owned = false
-    /// The secret copy to clear: its deadline and CLIPBOARD acquisition time.
-    var secretClear: (deadline: UInt64, acquired: ServerTime)?
+    /// The secret copy to clear: its deadline, its CLIPBOARD acquisition time and its PRIMARY
+    /// one (when it went there too), each cleared on its own.
+    var secretClear: (deadline: UInt64, acquired: ServerTime, primary: ServerTime?)?
     /// The paste into the focused window under way, and those waiting for it to end.
     var focusPastes = FocusPasteQueue()
 
@@ -52,8 +53,15 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                 serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
             let connected = try SelectionService.connect(display: display, configuration: configuration)
             connected.onOwnershipLost = { [weak self] selection in
-                guard let self, selection == .clipboard else { return }
-                self.secretClear = nil
+                guard let self else { return }
+                guard selection == .clipboard else {
+                    // PRIMARY taken by another program: only CLIPBOARD's clear is left.
+                    if selection == .primary { self.secretClear?.primary = nil }
+                    return
+                }
+                // A secret still on PRIMARY keeps its clear pending; CLIPBOARD's part of it
+                // no longer matches anything and is skipped.
+                if self.secretClear?.primary == nil { self.secretClear = nil }
                 self.onLost()
             }
             connected.onTransfer = { [weak self] transfer in self?.focusPasteTransfer(transfer) }
@@ -89,15 +97,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         }
         let bytes = Array(text.utf8)
         let acquired: ServerTime
+        var primary: ServerTime?
         do {
             acquired = try service.own(.clipboard, text: bytes, secret: isSecret)
-            if settings.ownPrimary { _ = try? service.own(.primary, text: bytes, secret: isSecret) }
+            if settings.ownPrimary { primary = try? service.own(.primary, text: bytes, secret: isSecret) }
         } catch {
             throw CliptabError(.clipboardUnavailable, "could not take the clipboard: \(error)")
         }
         secretClear =
             isSecret
-            ? (MonotonicClock.milliseconds() + UInt64(settings.secretClearMilliseconds), acquired) : nil
+            ? (MonotonicClock.milliseconds() + UInt64(settings.secretClearMilliseconds), acquired, primary)
+            : nil
     }
 
     /// Gives up CLIPBOARD and PRIMARY with their acquisition times, so a newer owner's
@@ -120,6 +130,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             result in
             switch result {
             case .success(let bytes):
+                // D-Bus strings and cells cannot hold NUL: say so by name rather than fail
+                // later, generically, when the text is sent or stored.
+                if let offset = bytes.firstIndex(of: 0) {
+                    completion(
+                        .failure(
+                            CliptabError(
+                                .invalidArgument,
+                                "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
+                                    + "and D-Bus cannot carry")))
+                    return
+                }
                 completion(.success(String(decoding: bytes, as: UTF8.self)))
             case .failure(.empty(let message)):
                 completion(.failure(CliptabError(.clipboardEmpty, message)))
@@ -164,11 +185,17 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             secretClear = nil
             // Only the very copy that was made secret is cleared: if another program, or a
             // newer copy of ours, holds the clipboard now, it stays.
+            // CLIPBOARD and PRIMARY are checked each on its own: another program may have
+            // taken one while the secret still sits in the other.
             if let service, service.acquisitionTime(.clipboard) == pending.acquired, service.owns(.clipboard)
             {
                 service.release(.clipboard)
-                service.release(.primary)
                 onLost()
+            }
+            if let service, let primary = pending.primary, service.acquisitionTime(.primary) == primary,
+                service.owns(.primary)
+            {
+                service.release(.primary)
             }
         }
     }

@@ -30,6 +30,9 @@ struct CopyCommand: CLICommand {
     private let paste: Bool
     private let quiet: Bool
 
+    /// Names the table only: a secret's text must never reach a notification.
+    var successNotice: String? { paste ? "Pasted from \(table)" : "Copied from \(table)" }
+
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")

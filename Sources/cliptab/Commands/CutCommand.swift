@@ -17,6 +17,9 @@ struct CutCommand: CLICommand {
     private let cell: CellAddress
     private let quiet: Bool
 
+    /// Names the table only: a secret's text must never reach a notification.
+    var successNotice: String? { "Cut from \(table)" }
+
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")

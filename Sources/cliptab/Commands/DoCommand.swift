@@ -23,6 +23,9 @@ struct DoCommand: CLICommand {
     private let action: String
     private let cell: CellAddress
 
+    /// Names the action and the table only, never a cell's text.
+    var successNotice: String? { "Did \(action) in \(table)" }
+
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")

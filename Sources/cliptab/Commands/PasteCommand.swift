@@ -15,6 +15,9 @@ struct PasteCommand: CLICommand {
     private let table: String
     private let cell: CellAddress
 
+    /// Names the table only: a secret's text must never reach a notification.
+    var successNotice: String? { "Pasted into \(table)" }
+
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.argument("TABLE")

@@ -87,7 +87,7 @@ struct PickCommand: CLICommand {
     }
 
     /// The error for a launcher closed without a choice.
-    private var nothingChosen: CLIFailure { CLIFailure.reported("nothing chosen") }
+    private var nothingChosen: CLIFailure { CLIFailure.cancelled("nothing chosen") }
 
     /// Runs the launcher over `texts` and returns the index chosen, if any.
     private func choose(_ texts: [String], prompt: String) throws -> Int? {

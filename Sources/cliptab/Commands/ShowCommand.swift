@@ -13,6 +13,9 @@ struct ShowCommand: CLICommand {
             text lined up after it; a text's further lines are indented to the same column.
             Use 'cliptab get' for a cell's exact bytes. A named row shows its name in brackets
             before its text ('0:1  [sig] text'); --ids shows each row's id too ('0:1  #7 text').
+            Control characters other than newline and tab are shown escaped (\\x1b,
+            \\u{9b}), so that a cell cannot drive the terminal; --json and 'cliptab get'
+            give the exact text.
 
             With --json: {"name", "revision", "sections": [{"header", "footer", "rows": [{"id",
             "name", "text"}]}]} ("name" only for named rows), read at one revision.
@@ -176,8 +179,10 @@ struct ShowCommand: CLICommand {
         }
     }
 
-    /// `text` with every newline followed by `newline`'s indentation.
-    private func indented(_ text: String, _ newline: String) -> String {
+    /// `text` with its control characters escaped (a cell must not drive the terminal) and
+    /// every newline followed by `newline`'s indentation.
+    private func indented(_ raw: String, _ newline: String) -> String {
+        let text = TerminalText.escaped(raw)
         guard text.contains("\n") else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: newline)
     }

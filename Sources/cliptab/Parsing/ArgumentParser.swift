@@ -31,7 +31,7 @@ struct ArgumentParseResult {
 /// - `--` ends the options: every later word is an argument.
 /// - A word that starts with `-` and a digit or `.` (`-1:-1`, `-2.5`), and `-` alone, are
 ///   arguments, so that negative indexes and numbers need no `--`.
-/// - The global options (`--json`, `--timeout`, `--help`, `--version`) are accepted anywhere
+/// - The global options (`--json`, `--timeout`, `--notify`, `--help`, `--version`) are accepted anywhere
 ///   before `--`.
 enum ArgumentParser {
     /// True when `word` is an option rather than an argument.
@@ -58,6 +58,13 @@ enum ArgumentParser {
             result.wantsHelp = true
         case "--version":
             result.wantsVersion = true
+        case "--notify":
+            // The value only ever follows `=`: a bare --notify must not eat the command's name.
+            do {
+                globals.notify = try NotifyPolicy.parse(inlineValue ?? NotifyPolicy.failures.rawValue)
+            } catch {
+                result.record(UsageError(error.message, command: command))
+            }
         case "--timeout":
             var value = inlineValue
             if value == nil, let next {

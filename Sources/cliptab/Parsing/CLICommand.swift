@@ -14,6 +14,15 @@ protocol CLICommand {
 
     /// Does the command; throws a `CLIFailure` (or a `BusError`) when it cannot.
     func run(_ context: CommandContext) throws
+
+    /// The notification's summary after a success, for the commands a key is bound to
+    /// (nil for the others); it names the table, never a cell's text.
+    var successNotice: String? { get }
+}
+
+extension CLICommand {
+    /// No success notification.
+    var successNotice: String? { nil }
 }
 
 /// What the command line asks for, once parsed.

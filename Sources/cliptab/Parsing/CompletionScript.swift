@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 
-/// The bash completion script, made from the command declarations.
+/// The shell completion scripts, made from the command declarations (zsh and fish in
+/// their own files).
 ///
 /// The script finds the command word (skipping global options), then completes, by the
 /// cursor's place: an option's value (choices, files), an option name, or the positional
@@ -164,7 +165,7 @@ struct CompletionScript {
     }
 
     /// The word the script uses for a completion kind (empty for none).
-    private func kindWord(_ kind: CompletionKind) -> String {
+    func kindWord(_ kind: CompletionKind) -> String {
         switch kind {
         case .none: return ""
         case .table: return "table"
@@ -175,13 +176,28 @@ struct CompletionScript {
         }
     }
 
+    /// The first word of every command, in order (the group words once).
+    var topWords: [String] { uniqueWords(commands.map { String($0.name.split(separator: " ")[0]) }) }
+
+    /// Every global option's names.
+    var globalNames: [String] {
+        GlobalOptions.specs.flatMap { [$0.name] + ($0.shortName.map { [$0] } ?? []) }
+    }
+
+    /// The subcommands of `group`, without the group's word.
+    func subcommands(of group: CommandGroupSpec) -> [String] {
+        commands.filter { $0.name.hasPrefix(group.name + " ") }.map {
+            String($0.name.dropFirst(group.name.count + 1))
+        }
+    }
+
     /// `text` in single quotes for bash.
-    private func shellQuoted(_ text: String) -> String {
+    func shellQuoted(_ text: String) -> String {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
     }
 
     /// `words` without repeats, in their first order.
-    private func uniqueWords(_ words: [String]) -> [String] {
+    func uniqueWords(_ words: [String]) -> [String] {
         var seen: Set<String> = []
         return words.filter { seen.insert($0).inserted }
     }

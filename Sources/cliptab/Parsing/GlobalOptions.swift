@@ -6,6 +6,8 @@ struct GlobalOptions: Equatable, Sendable {
     var json = false
     /// How long to wait for the daemon, in milliseconds.
     var timeoutMilliseconds: Int32 = GlobalOptions.defaultTimeoutMilliseconds
+    /// When to show the outcome as a desktop notification; nil: as `[cli] notify` says.
+    var notify: NotifyPolicy?
 
     /// The timeout when `--timeout` is not given: 5 s.
     static let defaultTimeoutMilliseconds: Int32 = 5000
@@ -19,12 +21,15 @@ struct GlobalOptions: Equatable, Sendable {
         .value(
             "--timeout", "SECONDS",
             help: "wait at most this long for the daemon (default 5; fractions allowed)"),
+        .flag(
+            "--notify",
+            help: "show a failure as a desktop notification too (=all: successes too; =never: none)"),
         .flag("--help", short: "-h", help: "show help and exit"),
         .flag("--version", help: "print cliptab's version and exit"),
     ]
 
     /// The usage line of the command line as a whole.
-    static let usage = "cliptab [--json] [--timeout SECONDS] COMMAND [ARGUMENT...]"
+    static let usage = "cliptab [--json] [--timeout SECONDS] [--notify[=WHEN]] COMMAND [ARGUMENT...]"
 
     /// Parses a `--timeout` value: seconds, greater than 0, fractions allowed.
     static func timeout(from text: String) throws(UsageError) -> Int32 {

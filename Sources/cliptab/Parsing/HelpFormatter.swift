@@ -68,7 +68,8 @@ struct HelpFormatter {
             text += "\noptions:\n" + columns(spec.options.map { ($0.synopsis, $0.help) })
         }
         if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
-        text += "\nGlobal options: --json, --timeout SECONDS, -h/--help, --version (see 'cliptab --help').\n"
+        text +=
+            "\nGlobal options: --json, --timeout SECONDS, --notify[=WHEN], -h/--help, --version (see 'cliptab --help').\n"
         return text
     }
 

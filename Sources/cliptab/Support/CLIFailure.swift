@@ -27,21 +27,43 @@ enum CLIFailure: Error {
     case outputClosed
     /// The command ran and reports failure with this message: exit 1.
     case reported(String)
+    /// The user chose nothing (Escape in a launcher): exit 1 with this message, and no
+    /// notification, since the user already knows.
+    case cancelled(String)
 
     /// The exit status.
     var exitStatus: Int32 {
         switch self {
-        case .refused, .local, .reported: return ExitStatus.failure
+        case .refused, .local, .reported, .cancelled: return ExitStatus.failure
         case .unreachable: return ExitStatus.unavailable
         case .outputClosed: return ExitStatus.success
         }
+    }
+
+    /// True when a `--notify` notification should show the failure: not for a closed
+    /// output nor for a choice the user cancelled.
+    var isNotified: Bool {
+        switch self {
+        case .outputClosed, .cancelled: return false
+        case .refused, .local, .unreachable, .reported: return true
+        }
+    }
+
+    /// The body of the failure's notification: the report without the program's name,
+    /// trimmed of its final newline.
+    var notificationBody: String {
+        var text = Substring(report)
+        if text.hasPrefix("cliptab: ") { text = text.dropFirst("cliptab: ".count) }
+        while text.hasSuffix("\n") { text = text.dropLast() }
+        return String(text)
     }
 
     /// The text for standard error (empty for none).
     var report: String {
         switch self {
         case .refused(let error): return "cliptab: \(error.message) (\(error.name))\n"
-        case .local(let message), .reported(let message): return "cliptab: \(message)\n"
+        case .local(let message), .reported(let message), .cancelled(let message):
+            return "cliptab: \(message)\n"
         case .unreachable(let message): return message
         case .outputClosed: return ""
         }

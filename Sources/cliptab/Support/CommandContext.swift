@@ -24,6 +24,9 @@ final class CommandContext {
         return made
     }
 
+    /// The bus connection if a call made one (a notification reuses it), else nil.
+    var openConnection: BusConnection? { client?.connection }
+
     /// Calls `member` of the cliptab interface.
     func call(_ member: String, _ arguments: [BusValue] = []) throws -> Reply {
         try daemon().call(member, arguments)

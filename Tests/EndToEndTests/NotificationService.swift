@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+import DaemonTestSupport
+import Glibc
+import Posix
+import TestSupport
+
+/// A stand-in for a desktop's notification server on a private bus: a small GLib (Gio)
+/// service owning `org.freedesktop.Notifications` that prints each `Notify` it receives
+/// as one line, `summary TAB body TAB urgency` (newlines in the text shown as `\n`).
+final class NotificationService {
+    /// The Python process.
+    let process: ChildProcess
+
+    /// The service, in Python with GLib's D-Bus bindings (python3-gi).
+    static let script = """
+        import sys
+        from gi.repository import Gio, GLib
+        XML = '''<node><interface name="org.freedesktop.Notifications">
+        <method name="Notify"><arg type="s" direction="in"/><arg type="u" direction="in"/>
+        <arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/>
+        <arg type="as" direction="in"/><arg type="a{sv}" direction="in"/><arg type="i" direction="in"/>
+        <arg type="u" direction="out"/></method>
+        <method name="GetCapabilities"><arg type="as" direction="out"/></method>
+        </interface></node>'''
+        node = Gio.DBusNodeInfo.new_for_xml(XML)
+        count = [0]
+        def flat(text):
+            return text.replace('\\\\', '\\\\\\\\').replace('\\n', '\\\\n').replace('\\t', '\\\\t')
+        def call(connection, sender, path, interface, method, parameters, invocation):
+            if method == 'Notify':
+                args = parameters.unpack()
+                count[0] += 1
+                print(flat(args[3]) + '\\t' + flat(args[4]) + '\\t' + str(args[6].get('urgency', '')), flush=True)
+                invocation.return_value(GLib.Variant('(u)', (count[0],)))
+            else:
+                invocation.return_value(GLib.Variant('(as)', (['body'],)))
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        bus.register_object('/org/freedesktop/Notifications', node.interfaces[0], call, None, None)
+        Gio.bus_own_name_on_connection(
+            bus, 'org.freedesktop.Notifications', Gio.BusNameOwnerFlags.NONE,
+            lambda connection, name: print('ready', flush=True), None)
+        GLib.MainLoop().run()
+        """
+
+    /// Starts the service on the bus of `environment` and waits until it owns its name.
+    init(environment: [String: String]) throws {
+        guard let python = Self.python(environment["PATH"] ?? "/usr/bin:/bin") else {
+            throw FixtureError("no python3 with GLib's bindings (python3-gi) on PATH")
+        }
+        process = try ChildProcess.spawn(python, ["-c", Self.script], environment: environment)
+        guard process.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+            _ = process.terminate(graceMilliseconds: 500)
+            throw FixtureError("the test notification service did not start")
+        }
+    }
+
+    /// The first `python3` of `path` that imports GLib's bindings: the first one found may
+    /// be a separate installation without the distribution's packages.
+    static func python(_ path: String) -> String? {
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/python3"
+            guard access(candidate, X_OK) == 0 else { continue }
+            let probe = try? ChildProcess.run(
+                candidate, ["-c", "from gi.repository import Gio"], timeoutMilliseconds: 20_000)
+            if probe?.termination == .exited(0) { return candidate }
+        }
+        return nil
+    }
+
+    /// The next notification received, as `(summary, body, urgency)`; nil when none comes
+    /// within `timeoutMilliseconds`.
+    func next(timeoutMilliseconds: Int = 5000) -> (summary: String, body: String, urgency: String)? {
+        guard let line = process.readLine(timeoutMilliseconds: timeoutMilliseconds) else { return nil }
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 3 else { return nil }
+        return (fields[0], fields[1], fields[2])
+    }
+
+    /// Stops the service.
+    func stop() { _ = process.terminate(graceMilliseconds: 1000) }
+}

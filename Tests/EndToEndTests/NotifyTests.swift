@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+import DBus
+import DaemonTestSupport
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// `--notify` and `[cli] notify`: failures (and, on request, successes) reach a notification
+/// server on the session bus, never with a secret's text; without a server, stderr only.
+@Suite(.serialized) struct NotifyTests {
+    /// A secret that must never appear in a notification.
+    static let secret = "hunter2-correct-horse"
+
+    /// Runs the built `cliptab` as a user of `session` would.
+    func run(_ session: DaemonProcess, _ arguments: String...) throws -> Outcome {
+        try runCliptab(arguments, environment: session.environment)
+    }
+
+    /// Failures and successes, by option and by configuration, against a test server.
+    @Test func notificationsReachTheServer() throws {
+        let session = try DaemonProcess(
+            config: "[cli]\nnotify = failures\n", withDisplay: true, homePrefix: "cliptab-notify")
+        defer { session.stop() }
+        let server = try NotificationService(environment: session.environment)
+        defer { server.stop() }
+        try session.call("CreateTable", [.string("vault")])
+        try session.call("InsertRow", [.string("vault"), .int32(0), .int32(-1), .string(Self.secret)])
+        try session.call("SetSecret", [.string("vault"), .boolean(true)])
+
+        // --notify=never wins over the configuration: nothing is sent for this failure, so
+        // the next notification the server prints is the one of the following command.
+        let quiet = try run(session, "--notify=never", "copy", "missing", "0:0")
+        #expect(quiet.status == 1 && quiet.err.contains("NoSuchTable"), "\(quiet)")
+
+        // The configuration's `failures`: a refused call.
+        let refused = try run(session, "copy", "missing", "0:0")
+        #expect(refused.status == 1, "\(refused)")
+        let first = try #require(server.next(), "no notification for a failure")
+        #expect(first.summary == "cliptab copy failed")
+        #expect(first.body.contains("missing") && first.body.contains("NoSuchTable"), "\(first.body)")
+        #expect(first.urgency == "2")
+
+        // A success is not shown under `failures`, and is under --notify=all, naming the
+        // table and never the secret's text (which copy may print, but only to stdout).
+        let silent = try run(session, "copy", "vault", "0:0")
+        #expect(silent.status == 0, "\(silent)")
+        let shown = try run(session, "--notify=all", "copy", "vault", "0:0")
+        #expect(shown.status == 0, "\(shown)")
+        let second = try #require(server.next(), "no notification for a success")
+        #expect(second.summary == "Copied from vault")
+        #expect(!second.summary.contains(Self.secret) && !second.body.contains(Self.secret))
+        #expect(second.urgency == "0")
+
+        // A failure about the secret row's table: the message names the table, not the text.
+        let outOfRange = try run(session, "--notify", "copy", "vault", "5:0")
+        #expect(outOfRange.status == 1, "\(outOfRange)")
+        let third = try #require(server.next(), "no notification for an index out of range")
+        #expect(third.summary == "cliptab copy failed" && third.body.contains("IndexOutOfRange"))
+        #expect(!third.body.contains(Self.secret))
+
+        // A usage error with --notify given: the command line could not even be parsed.
+        let usage = try run(session, "--notify", "copy", "vault")
+        #expect(usage.status == 2, "\(usage)")
+        let fourth = try #require(server.next(), "no notification for a usage error")
+        #expect(fourth.summary == "cliptab: wrong command line" && fourth.body.contains("missing argument"))
+
+        // The daemon gone: the CLI cannot reach it, but the server is still on the bus.
+        _ = session.kill(SIGTERM)
+        let unreachable = try run(session, "--notify", "get", "vault", "0:0")
+        #expect(unreachable.status == 69, "\(unreachable)")
+        let fifth = try #require(server.next(), "no notification when the daemon is gone")
+        #expect(fifth.summary == "cliptab get failed" && fifth.body.contains("cliptabd"))
+        #expect(server.next(timeoutMilliseconds: 300) == nil)
+    }
+
+    /// Without a notification server the failure goes to stderr only, and the CLI does not
+    /// wait for one to be started.
+    @Test func withoutAServerStderrOnly() throws {
+        let session = try DaemonProcess(homePrefix: "cliptab-notify")
+        defer { session.stop() }
+        let started = MonotonicClock.milliseconds()
+        let outcome = try run(session, "--notify", "copy", "missing", "0:0")
+        let elapsed = MonotonicClock.milliseconds() - started
+        #expect(outcome.status == 1 && outcome.out == "", "\(outcome)")
+        #expect(outcome.err.hasPrefix("cliptab: ") && outcome.err.contains("NoSuchTable"), "\(outcome)")
+        // Far above a run's cost, far below a D-Bus activation or call timeout (25 s).
+        #expect(elapsed < 10_000, "took \(elapsed) ms")
+    }
+}
