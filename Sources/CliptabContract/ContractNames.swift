@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
 
 /// Words fixed by the D-Bus contract: operators, actions and formats.
 ///
