@@ -35,19 +35,21 @@ public enum NameReleaseResult: Equatable, Sendable {
 /// other descriptors, in this order:
 ///
 ///     while running {
-///         connection.dispatchAll()                 // 1. serve what was read (and queued
-///                                                  //    during blocking calls)
+///         connection.dispatchRound()               // 1. serve what was read: one waiting
+///                                                  //    call per sender (`dispatchAll()`
+///                                                  //    serves them all)
 ///         guard connection.isConnected else { break }
 ///         var fds = connection.pollDescriptors()   // 2. after dispatch: replies may have
 ///             + otherDescriptors                   //    turned the write watch on
-///         let timeout = connection.nextTimeoutMilliseconds() ?? -1   // 3. (min with own timers)
+///         let timeout = connection.hasMessagesToDispatch ? 0   // 3. (min with own timers)
+///             : connection.nextTimeoutMilliseconds() ?? -1
 ///         poll(&fds, nfds_t(fds.count), timeout)
 ///         connection.handle(fds)                   // 4. read/write; other fds are ignored
 ///         connection.handleExpiredTimeouts()       // 5.
 ///     }
 ///
-/// Handlers run inside `dispatchAll()`; they may send, emit and even make blocking calls, but
-/// must not call `dispatchAll()` themselves (it returns at once when they do).
+/// Handlers run inside the dispatch; they may send, emit and even make blocking calls, but
+/// must not dispatch themselves (it returns at once when they do).
 ///
 /// Registered handlers that capture the connection keep it alive: capture it `unowned` or
 /// `weak`, or call `close()`, which drops every registration.
@@ -63,7 +65,9 @@ public final class BusConnection {
     /// True once `close()` ran.
     private var isClosed = false
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
-    private var isDispatching = false
+    var isDispatching = false
+    /// The method calls to registered objects waiting to be served, per sender.
+    var callQueues = SenderQueues(maximumBytesPerSender: 16 << 20)
     /// The asynchronous calls whose handlers have not run yet, by serial.
     var pendingReplies: [UInt32: PendingReply] = [:]
 
@@ -77,6 +81,14 @@ public final class BusConnection {
     /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
     /// has arrived (libdbus alone reads about 4 KiB).
     public var readSliceBytes = 1 << 20
+    /// The most bytes of one sender's calls that may wait to be served (16 MiB by default).
+    ///
+    /// Estimated: strings and arrays by length, 256 bytes per call. A call past it is answered
+    /// `LimitsExceeded` at once; a single call is always taken when its sender has none waiting.
+    public var maximumQueuedBytesPerSender: Int {
+        get { callQueues.maximumBytesPerSender }
+        set { callQueues.maximumBytesPerSender = newValue }
+    }
     /// The error that refuses a call over `maximumElementsPerCall`; it is given the limit.
     public var elementLimitError: (Int) -> any Error = { limit in
         BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
@@ -132,7 +144,9 @@ public final class BusConnection {
             { _, message, data in
                 guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
                 let connection = Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue()
-                if connection.completeUnrouted(message) { return DBUS_HANDLER_RESULT_HANDLED }
+                if connection.completeUnrouted(message) || connection.queueCall(message) {
+                    return DBUS_HANDLER_RESULT_HANDLED
+                }
                 connection.deliverSignal(message)
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }, data, nil)
@@ -149,6 +163,7 @@ public final class BusConnection {
             dbus_connection_unregister_object_path(handle, path)
         }
         objects.removeAll()
+        callQueues.removeAll()
         signalHandlers.removeAll()
         dbus_connection_close(handle)
         loop.uninstall(from: handle)
@@ -349,28 +364,6 @@ public final class BusConnection {
         loop.handleExpiredTimeouts(now: now)
     }
 
-    /// Dispatches every message already received: method calls to registered objects (and
-    /// their replies), signals to signal handlers; returns when nothing is left.
-    public func dispatchAll() {
-        guard !isDispatching else { return }
-        isDispatching = true
-        defer { isDispatching = false }
-        while dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS {
-            dbus_connection_dispatch(handle)
-        }
-        // Everything read (the `Disconnected` signal last) is dispatched: a call still
-        // waiting on a dead connection would wait for good.
-        if !pendingReplies.isEmpty && !isConnected { failPendingReplies() }
-    }
-
-    /// True when messages were read and wait to be dispatched: `poll` cannot see them, so a loop must
-    /// call `dispatchAll()` before it blocks.
-    ///
-    /// Blocking calls and `flush()` read while they wait.
-    public var hasMessagesToDispatch: Bool {
-        dbus_connection_get_dispatch_status(handle) == DBUS_DISPATCH_DATA_REMAINS
-    }
-
     /// Calls `handler` with every signal `dispatchAll()` delivers to this connection (signals
     /// matched by `addMatch`, `NameLost`/`NameAcquired`, and the local `Disconnected`).
     public func addSignalHandler(_ handler: @escaping (BusMessage) -> Void) {
@@ -425,6 +418,9 @@ public final class BusConnection {
         }
         objects[path] = registration
     }
+
+    /// The object registered at `path`, if any.
+    func registration(at path: String) -> BusObjectRegistration? { objects[path] }
 
     /// Stops serving the object at `path`; nothing happens if none is registered there.
     public func unregisterObject(path: String) {

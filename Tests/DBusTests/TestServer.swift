@@ -95,15 +95,18 @@ final class ServerThread: Sendable {
         _ connection: BusConnection, loop: ServerLoop, wakeRead: Int32, report: ServerReport
     ) {
         while true {
-            connection.dispatchAll()
+            // One call per client per turn, as the daemon serves them.
+            connection.dispatchRound()
             for hook in loop.afterDispatch { hook() }
             guard connection.isConnected else {
                 report.disconnected.withLock { $0 = true }
                 return
             }
             var fds = connection.pollDescriptors() + [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            // Wake at least every 10 ms so that the hooks can answer deferred calls.
-            let timeout = min(connection.nextTimeoutMilliseconds() ?? 10, 10)
+            // Wake at least every 10 ms so that the hooks can answer deferred calls; at once
+            // while calls wait.
+            let timeout =
+                connection.hasMessagesToDispatch ? 0 : min(connection.nextTimeoutMilliseconds() ?? 10, 10)
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { return }
             if fds[fds.count - 1].revents != 0 { return }

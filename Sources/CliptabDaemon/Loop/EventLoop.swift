@@ -22,8 +22,10 @@ public final class EventLoop {
     /// replies per client (up to its `max_outgoing_bytes`, 1e9 on a session bus; then it drops
     /// them): a client that never reads costs the bus memory, not the daemon. This cap bounds
     /// the daemon's own queue when the bus daemon itself is slow to read: past it, no new
-    /// call is read or dispatched until the queue drains below it.
-    public var maximumQueuedReplyBytes = 32 << 20
+    /// call is read or dispatched until the queue drains below it. Every reply, however small,
+    /// waits behind the whole queue, so the cap is also the latency every client pays for one
+    /// client's large replies: kept small (a larger single reply still goes out whole).
+    public var maximumQueuedReplyBytes = 4 << 20
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
@@ -35,12 +37,14 @@ public final class EventLoop {
 
     /// Runs until a stop signal or the loss of the bus.
     ///
-    /// Each turn: dispatch every queued message (each call is finished before the next is read), let every
-    /// source process what it holds (Xlib queues events that poll cannot see), flush, then poll.
+    /// Each turn: dispatch what the bus delivered, serving one waiting call per client (so one
+    /// client's backlog delays only that client, and the other descriptors are served between
+    /// rounds), let every source process what it holds (Xlib queues events that poll cannot
+    /// see), then poll (at once while calls wait).
     public func run() -> LoopExit {
         while true {
             let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
-            if !backlogged { bus.dispatchAll() }
+            if !backlogged { bus.dispatchRound() }
             let now = MonotonicClock.milliseconds()
             for source in sources { source.process(now: now) }
             // No flush here: replies go out as the socket takes them (libdbus writes at once
@@ -62,7 +66,8 @@ public final class EventLoop {
             }
             let beforePoll = MonotonicClock.milliseconds()
             var timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
-            // Something the sources did (a blocking round trip) may have read calls.
+            // Calls wait in the per-client queues, or something the sources did (a blocking
+            // round trip) read calls.
             if bus.hasMessagesToDispatch && !backlogged { timeout = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
