@@ -10,8 +10,9 @@ import Testing
 /// goals doubled, 64 MiB more memory.
 @Suite(.serialized)
 struct HostileInputTests {
-    /// Cases whose time or memory goal is not met yet (the benchmark prints their figures):
-    /// a json import is still decoded into a whole tree before its rows are counted, so its
+    /// Cases whose time or memory goal is not met yet (the benchmark prints their figures).
+    ///
+    /// A json import is still decoded into a whole tree before its rows are counted, so its
     /// peak passes the memory goal. They are held to what must never fail instead: a named
     /// outcome, a living daemon, an unchanged canary.
     static let goalsNotYetMet: Set<String> = ["import json 16 MiB rows"]
