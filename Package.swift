@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
-        .target(name: "PopupWindow", dependencies: ["CXft"]),
+        .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CXft
 import Glibc
+import MenuModel
 
 /// The popup's override-redirect window, the pixmap it is drawn into, and its input method.
 ///
@@ -182,7 +183,7 @@ public final class PopupSurface {
     }
 
     /// The key of a key press, with the text it types.
-    private func key(_ event: inout XKeyEvent) -> PopupKey? {
+    private func key(_ event: inout XKeyEvent) -> MenuKey? {
         var buffer = [CChar](repeating: 0, count: 64)
         var keysym: KeySym = 0
         var length: Int32

@@ -204,7 +204,7 @@ final class MenuApp {
                 // A message is up: the next key closes it (and the menu).
                 return (MenuExit.cancelled, changed)
             }
-            return key(Self.menuKey(pressed))
+            return key(pressed)
         }
     }
 
@@ -345,25 +345,5 @@ final class MenuApp {
         }
         printError("cliptab: \(failure.error.message) (\(failure.error.name))\n")
         return MenuExit.cancelled
-    }
-
-    /// The model's key for a key read from X.
-    private static func menuKey(_ key: PopupKey) -> MenuKey {
-        switch key {
-        case .up: return .up
-        case .down: return .down
-        case .pageUp: return .pageUp
-        case .pageDown: return .pageDown
-        case .home: return .home
-        case .end: return .end
-        case .enter: return .enter
-        case .escape: return .escape
-        case .tab: return .tab
-        case .right: return .right
-        case .left: return .left
-        case .backspace: return .backspace
-        case .delete: return .delete
-        case .text(let text): return .text(text)
-        }
     }
 }
