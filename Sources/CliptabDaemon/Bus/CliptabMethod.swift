@@ -45,15 +45,7 @@ struct CliptabMethod {
             @escaping (DaemonService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
-        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            try handler(service, CallArguments(call.arguments)) { result in
-                switch result {
-                case .success(let text): try? call.reply([.string(text)])
-                case .failure(let error): try? call.replyError(error)
-                }
-            }
-            return .deferred
-        }
+        deferredReply(name, inputs, outputs, encode: BusValue.string, handler)
     }
 
     /// A deferred method that answers one boolean (PasteToFocus: delivered or not).
@@ -63,10 +55,21 @@ struct CliptabMethod {
             @escaping (DaemonService, CallArguments, @escaping (Result<Bool, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
+        deferredReply(name, inputs, outputs, encode: BusValue.boolean, handler)
+    }
+
+    /// A deferred method whose completion answers one value, encoded by `encode`, or the error.
+    private static func deferredReply<Value>(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        encode: @escaping (Value) -> BusValue,
+        _ handler:
+            @escaping (DaemonService, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
+            -> Void
+    ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
             try handler(service, CallArguments(call.arguments)) { result in
                 switch result {
-                case .success(let flag): try? call.reply([.boolean(flag)])
+                case .success(let value): try? call.reply([encode(value)])
                 case .failure(let error): try? call.replyError(error)
                 }
             }
