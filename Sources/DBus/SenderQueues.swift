@@ -3,9 +3,14 @@
 /// Method calls waiting to be served, one first-in first-out queue per sender, taken
 /// round-robin (one call per sender per round) so that one sender's backlog delays only that
 /// sender.
+///
+/// Each call costs O(1) to queue and to take: a sender's queue is a reference, changed in
+/// place, so a long backlog is never copied.
 struct SenderQueues {
     /// One sender's waiting calls and what they weigh.
-    private struct Queue {
+    private final class Queue {
+        /// The sender's unique bus name.
+        let sender: String
         /// The calls with their estimated bytes; those before `head` were taken (and their
         /// messages released).
         var calls: [(message: BusMessage?, bytes: Int)] = []
@@ -13,12 +18,36 @@ struct SenderQueues {
         var head = 0
         /// The estimated bytes of the calls not yet taken.
         var bytes = 0
+
+        init(sender: String) {
+            self.sender = sender
+        }
+
+        var isEmpty: Bool { head == calls.count }
+
+        /// Takes the oldest waiting call; the queue must not be empty.
+        func take() -> BusMessage? {
+            let call = calls[head]
+            // Release the message here: a taken call must not keep its bytes alive.
+            calls[head].message = nil
+            head += 1
+            bytes -= call.bytes
+            if head == calls.count {
+                calls.removeAll(keepingCapacity: calls.count <= 64)
+                head = 0
+            } else if head > 32 && head * 2 > calls.count {
+                // Drop the taken prefix once it is the larger part, so the array stays bounded.
+                calls.removeFirst(head)
+                head = 0
+            }
+            return call.message
+        }
     }
 
-    /// The queues of the senders with waiting calls.
+    /// The queues of the senders with waiting calls, by sender.
     private var queues: [String: Queue] = [:]
-    /// The senders with waiting calls, in the order a round serves them.
-    private var order: [String] = []
+    /// The same queues, in the order a round serves them.
+    private var order: [Queue] = []
     /// The most estimated bytes of calls one sender may have waiting; a single call over it
     /// is still taken when the sender has nothing waiting.
     var maximumBytesPerSender: Int
@@ -34,13 +63,17 @@ struct SenderQueues {
     /// Appends `call`, weighing `bytes`, to the queue of `sender`; false (and nothing queued)
     /// when that would take the sender past `maximumBytesPerSender`.
     mutating func enqueue(_ call: BusMessage, from sender: String, bytes: Int) -> Bool {
-        var queue = queues[sender] ?? Queue()
-        let waiting = queue.calls.count - queue.head
-        guard waiting == 0 || queue.bytes + bytes <= maximumBytesPerSender else { return false }
-        if waiting == 0 { order.append(sender) }
+        let queue: Queue
+        if let waiting = queues[sender] {
+            guard waiting.bytes + bytes <= maximumBytesPerSender else { return false }
+            queue = waiting
+        } else {
+            queue = Queue(sender: sender)
+            queues[sender] = queue
+            order.append(queue)
+        }
         queue.calls.append((call, bytes))
         queue.bytes += bytes
-        queues[sender] = queue
         return true
     }
 
@@ -48,25 +81,15 @@ struct SenderQueues {
     mutating func nextRound() -> [BusMessage] {
         var taken: [BusMessage] = []
         taken.reserveCapacity(order.count)
-        var remaining: [String] = []
-        for sender in order {
-            guard var queue = queues.removeValue(forKey: sender) else { continue }
-            let call = queue.calls[queue.head]
-            // Release the message here: a taken call must not keep its bytes alive.
-            queue.calls[queue.head].message = nil
-            queue.head += 1
-            queue.bytes -= call.bytes
-            if let message = call.message { taken.append(message) }
-            if queue.head == queue.calls.count { continue }
-            // Drop the taken prefix once it is the larger part, so the array stays bounded.
-            if queue.head > 32 && queue.head * 2 > queue.calls.count {
-                queue.calls.removeFirst(queue.head)
-                queue.head = 0
+        var emptied = false
+        for queue in order {
+            if let message = queue.take() { taken.append(message) }
+            if queue.isEmpty {
+                queues[queue.sender] = nil
+                emptied = true
             }
-            queues[sender] = queue
-            remaining.append(sender)
         }
-        order = remaining
+        if emptied { order.removeAll { $0.isEmpty } }
         return taken
     }
 
