@@ -9,7 +9,8 @@ import Glibc
 /// until `nextDeadline()`. Once `isBroken` is true, stop polling the descriptor.
 /// Callbacks (`onOwnershipLost`, read completions) run inside `processEvents(now:)`,
 /// inside `handOverToClipboardManager` (which drives the loop itself while it waits), or
-/// inside `readText` when it can answer at once (our own selection, a lost display).
+/// inside `readMarkedText` (and `readText`) when it can answer at once (our own
+/// selection, a lost display).
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
 /// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
