@@ -12,7 +12,10 @@
 /// a loop, so a long queue costs no stack.
 final class SelectionReader {
     /// The outcome a read reports.
-    typealias Completion = (Result<[UInt8], SelectionReadError>) -> Void
+    typealias Completion = (Result<SelectionText, SelectionReadError>) -> Void
+
+    /// The most bytes of a password-manager hint read: `secret` and room to spare.
+    static let hintLimit = 64
 
     private enum Stage {
         case queued
@@ -22,7 +25,8 @@ final class SelectionReader {
 
     private final class PendingRead {
         let selection: SelectionName
-        let property: InternedAtom
+        /// Replaced when an owner answered the hint with INCR (that property is abandoned).
+        var property: InternedAtom
         let deadline: UInt64
         let timeoutMilliseconds: Int
         let maxBytes: Int
@@ -30,6 +34,10 @@ final class SelectionReader {
         var stage: Stage = .queued
         /// Targets still to try when the owner refused TARGETS.
         var fallbackTargets: [InternedAtom] = []
+        /// The text target to convert once the password-manager hint is read.
+        var textTarget: InternedAtom?
+        /// True when the owner marked the text with the password-manager hint `secret`.
+        var markedSecret = false
         var received: [UInt8] = []
         var receivedType = InternedAtom.none
 
@@ -77,11 +85,12 @@ final class SelectionReader {
     private let maximumPending: Int
     /// Selections whose next queued read may start, and completions due, in order.
     private var selectionsToStart: [SelectionName] = []
-    private var completionsDue: [(Completion, Result<[UInt8], SelectionReadError>)] = []
+    private var completionsDue: [(Completion, Result<SelectionText, SelectionReadError>)] = []
     private var pumping = false
 
-    /// Answers reads of a selection this client owns by the time the read starts.
-    var ownedText: (SelectionName) -> WipingBuffer? = { _ in nil }
+    /// Answers reads of a selection this client owns by the time the read starts: the
+    /// text, and whether it is a secret (the mark our own TARGETS would carry).
+    var ownedText: (SelectionName) -> (text: WipingBuffer, secret: Bool)? = { _ in nil }
 
     /// Makes a reader that receives into properties of `ownWindow`.
     init(connection: DisplayConnection, ownWindow: WindowID, atoms: KnownAtoms, maximumPending: Int) {
@@ -156,6 +165,8 @@ final class SelectionReader {
             refused(read, target: target)
         } else if target == atoms.targets {
             receivedTargets(read)
+        } else if target == atoms.passwordManagerHint {
+            receivedHint(read)
         } else {
             receivedConversion(read)
         }
@@ -223,10 +234,11 @@ final class SelectionReader {
         else { return }
         if connection.isBroken {
             finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
-        } else if let text = ownedText(selection) {
+        } else if let owned = ownedText(selection) {
             // Never ask ourselves: a single-threaded owner waiting for its own answer
             // would wait forever (ICCCM §2.4 via Qt's note).
-            var bytes = text.copiedBytes
+            read.markedSecret = owned.secret
+            var bytes = owned.text.copiedBytes
             deliver(read, bytes: &bytes, type: atoms.utf8String)
         } else if connection.selectionOwner(atoms.atom(for: selection)) == .none {
             // No owner, or no answer: a server that did not answer in time broke the connection.
@@ -261,6 +273,12 @@ final class SelectionReader {
     }
 
     private func refused(_ read: PendingRead, target: InternedAtom) {
+        if target == atoms.passwordManagerHint, let textTarget = read.textTarget {
+            // A refused hint marks nothing: the text is read as unmarked.
+            read.textTarget = nil
+            convert(read, target: textTarget)
+            return
+        }
         if target == atoms.targets {
             // An owner that does not answer TARGETS may still convert to text.
             read.fallbackTargets = [atoms.utf8String, atoms.string]
@@ -287,13 +305,42 @@ final class SelectionReader {
             atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText, atoms.text,
         ]
         if let best = preference.first(where: offered.contains) {
-            convert(read, target: best)
+            if offered.contains(atoms.passwordManagerHint) {
+                // KDE's convention, kept by KeePassXC: the hint is asked before the text, so
+                // the caller knows a password when it sees one.
+                read.textTarget = best
+                convert(read, target: atoms.passwordManagerHint)
+            } else {
+                convert(read, target: best)
+            }
             return
         }
         let names = offered.prefix(8).compactMap(connection.atomName).joined(separator: ", ")
         let message =
             "\(read.selection) holds no text (its owner offers: \(names.isEmpty ? "nothing" : names))"
         finish(read, .failure(.empty(message)), reuseProperty: true)
+    }
+
+    /// Records whether the hint is exactly `secret` (anything else, missing, too long or
+    /// odd, marks nothing), then converts the text target.
+    private func receivedHint(_ read: PendingRead) {
+        guard let textTarget = read.textTarget else {
+            return refused(read, target: atoms.passwordManagerHint)
+        }
+        read.textTarget = nil
+        let contents = connection.readProperty(
+            ownWindow, read.property, maxBytes: Self.hintLimit, delete: true)
+        if case .value(let value) = contents {
+            if value.type == atoms.incremental {
+                // The deletion started an INCR transfer of the hint into this property: the
+                // owner may write into it at any time, so the text takes a fresh one.
+                abandon(read.property)
+                read.property = takeProperty()
+            } else {
+                read.markedSecret = value.format == 8 && value.bytes.elementsEqual("secret".utf8)
+            }
+        }
+        convert(read, target: textTarget)
     }
 
     private func receivedConversion(_ read: PendingRead) {
@@ -343,7 +390,8 @@ final class SelectionReader {
             finish(read, .failure(tooLarge(read, atLeast: text.count)), reuseProperty: true)
             return
         }
-        finish(read, .success(text), reuseProperty: true)
+        finish(
+            read, .success(SelectionText(bytes: text, markedSecret: read.markedSecret)), reuseProperty: true)
     }
 
     private func tooLarge(_ read: PendingRead, atLeast byteCount: Int) -> SelectionReadError {
@@ -353,7 +401,7 @@ final class SelectionReader {
     /// Removes `read` and queues the start of the next read of its selection and the
     /// report of the result, both run by `pump()` (so that the completion may start reads).
     private func finish(
-        _ read: PendingRead, _ result: Result<[UInt8], SelectionReadError>, reuseProperty: Bool
+        _ read: PendingRead, _ result: Result<SelectionText, SelectionReadError>, reuseProperty: Bool
     ) {
         guard reads.contains(where: { $0 === read }) else { return }
         reads.removeAll { $0 === read }
@@ -361,11 +409,16 @@ final class SelectionReader {
         if reuseProperty {
             freeProperties.append(read.property)
         } else {
-            abandonedProperties.insert(read.property)
-            abandonedOrder.append(read.property)
+            abandon(read.property)
         }
         selectionsToStart.append(read.selection)
         completionsDue.append((read.completion, result))
+    }
+
+    /// Never reuses `property` until the pool is used up: its owner may still write.
+    private func abandon(_ property: InternedAtom) {
+        abandonedProperties.insert(property)
+        abandonedOrder.append(property)
     }
 
     /// A property of our window that no outstanding read uses.

@@ -9,7 +9,8 @@ import Glibc
 /// until `nextDeadline()`. Once `isBroken` is true, stop polling the descriptor.
 /// Callbacks (`onOwnershipLost`, read completions) run inside `processEvents(now:)`,
 /// inside `handOverToClipboardManager` (which drives the loop itself while it waits), or
-/// inside `readText` when it can answer at once (our own selection, a lost display).
+/// inside `readMarkedText` (and `readText`) when it can answer at once (our own
+/// selection, a lost display).
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
 /// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
@@ -59,7 +60,9 @@ public final class SelectionService {
         reader = SelectionReader(
             connection: connection, ownWindow: window, atoms: atoms,
             maximumPending: max(configuration.maximumPendingReads, 1))
-        reader.ownedText = { [unowned self] selection in ownerships[selection]?.text }
+        reader.ownedText = { [unowned self] selection in
+            ownerships[selection].map { ($0.text, $0.secret) }
+        }
         connection.flush()
     }
 
@@ -398,19 +401,33 @@ public final class SelectionService {
 
     // MARK: - Reading
 
-    /// Reads the text of `selection` as UTF-8, asynchronously inside the loop.
+    /// Reads the text of `selection` as UTF-8, without the owner's mark (see
+    /// `readMarkedText`, which this calls).
+    public func readText(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int,
+        completion: @escaping (Result<[UInt8], SelectionReadError>) -> Void
+    ) {
+        readMarkedText(selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes) {
+            completion($0.map(\.bytes))
+        }
+    }
+
+    /// Reads the text of `selection` as UTF-8 with the owner's password mark,
+    /// asynchronously inside the loop.
     ///
-    /// If this service owns the selection, `completion` runs before `readText` returns with
+    /// If this service owns the selection, `completion` runs before the call returns with
     /// the owned text (asking ourselves would deadlock a single-threaded owner). Otherwise it
     /// asks the owner for TARGETS, then for the best text target (UTF8_STRING >
     /// text/plain;charset=utf-8 > STRING > COMPOUND_TEXT > TEXT), receiving INCR transfers,
     /// and `completion` runs from `processEvents(now:)`. STRING is converted from Latin-1;
     /// ill-formed UTF-8 from an owner is repaired (each bad sequence becomes U+FFFD), so
-    /// the result is always valid UTF-8. Fails with `.tooLarge` past `maxBytes`, with
-    /// `.timedOut` after `timeoutMilliseconds` in all.
-    public func readText(
+    /// the result is always valid UTF-8. When the owner offers `x-kde-passwordManagerHint`,
+    /// that target is read first (at most 64 bytes): the text is marked secret when it is
+    /// exactly `secret`; our own text is marked when we own it as a secret. Fails with
+    /// `.tooLarge` past `maxBytes`, with `.timedOut` after `timeoutMilliseconds` in all.
+    public func readMarkedText(
         _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int,
-        completion: @escaping (Result<[UInt8], SelectionReadError>) -> Void
+        completion: @escaping (Result<SelectionText, SelectionReadError>) -> Void
     ) {
         guard !connection.isBroken else {
             completion(.failure(.unavailable(lostMessage)))

@@ -78,6 +78,31 @@ final class PasteDesk {
         programs.removeAll { !$0.isRunning }
     }
 
+    /// Makes a Tk program the CLIPBOARD owner with `text`, marked with the password-manager
+    /// hint `mode` the way KeePassXC marks a password (see `MarkedClipboardOwner`: `secret`,
+    /// `none`, another value, or `refuse`); returns once it serves the text.
+    func ownClipboardMarked(_ text: String, hint mode: String) throws {
+        guard let python = python(running: "import tkinter") else {
+            throw FixtureError("python3 with tkinter is missing (python3-tk)")
+        }
+        let owner = try ChildProcess.spawn(
+            python, ["-c", MarkedClipboardOwner.script, mode], environment: environment, stdin: .pipe,
+            stdout: .pipe, stderr: .null)
+        programs.append(owner)
+        try owner.write(Array(text.utf8))
+        owner.closeStandardInput()
+        guard owner.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+            throw FixtureError("the Tk clipboard owner did not start")
+        }
+        try waitFor("Tk to own the clipboard") { try clipboard() == text }
+    }
+
+    /// The value of the password-manager hint CLIPBOARD offers, or nil when it offers none.
+    func clipboardHint() throws -> String? {
+        let result = try run("xclip", ["-selection", "clipboard", "-t", "x-kde-passwordManagerHint", "-o"])
+        return result.termination == .exited(0) ? result.outputText : nil
+    }
+
     /// Starts a long-running program on this display; stopped with the desk.
     func start(_ tool: String, _ arguments: [String]) throws -> ChildProcess {
         let program = try ChildProcess.spawn(

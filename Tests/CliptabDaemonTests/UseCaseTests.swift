@@ -102,11 +102,37 @@ struct UseCaseTests {
 
         // PerformAction "paste" takes the same way.
         try daemon.tables.setAllowedActions("t", ["paste"])
-        daemon.clipboard.offered = .success("by action")
+        daemon.clipboard.takenByAnotherProgram(offering: "by action")
         var performed: Result<String, Error>?
         try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0 }
         #expect((try performed?.get()) == "by action")
         #expect(try daemon.texts("t").last == "by action")
+    }
+
+    /// A text its owner marked as a password (the password-manager hint) is refused by a
+    /// table that is not secret, by Paste and PerformAction alike, and taken by a secret one;
+    /// the table is checked as it is when the read completes.
+    @Test func markedSecretTextGoesOnlyIntoSecretTables() throws {
+        let daemon = try InProcessDaemon()
+        try daemon.makeTable("t", ["a"])
+        daemon.clipboard.takenByAnotherProgram(offering: "hunter2", markedSecret: true)
+        let refused = try #require(try daemon.paste("t", row: -1))
+        guard case .failure(let error as CliptabError) = refused, error.code == .notPermitted else {
+            Issue.record("expected NotPermitted, got \(refused)")
+            return
+        }
+        #expect(error.message.contains("marked secret by its owner"))
+        #expect(error.message.contains("table \"t\" is not secret"))
+        #expect(try daemon.texts("t") == ["a"])
+
+        var performed: Result<String, Error>?
+        try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0 }
+        #expect(throws: CliptabError.self) { try performed?.get() }
+        #expect(try daemon.texts("t") == ["a"])
+
+        try daemon.tables.setSecret("t", true)
+        #expect((try daemon.paste("t", row: -1)?.get()) == "hunter2")
+        #expect(try daemon.texts("t") == ["a", "hunter2"])
     }
 
     /// A secret table's copies (of a cell, a section, or by cut) are marked secret, and the

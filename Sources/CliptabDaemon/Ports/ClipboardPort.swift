@@ -10,8 +10,9 @@ public protocol ClipboardPort: AnyObject {
     func copy(_ text: String, isSecret: Bool) throws
     /// Gives up the clipboard if this daemon still owns the copy it made.
     func clear()
-    /// Reads the clipboard's text, whoever owns it; `completion` runs later, from the loop.
-    func read(completion: @escaping (Result<String, CliptabError>) -> Void)
+    /// Reads the clipboard's text and its owner's password mark, whoever owns it;
+    /// `completion` runs later, from the loop.
+    func read(completion: @escaping (Result<ClipboardText, CliptabError>) -> Void)
     /// True while this daemon owns the clipboard.
     var isOwned: Bool { get }
     /// The settings in force; a reload of the configuration puts new ones here.

@@ -23,7 +23,8 @@ final class FocusPasteRun {
     let completion: (Result<FocusPasteOutcome, CliptabError>) -> Void
     var phase = Phase.queued
     var outcome = FocusPasteOutcome()
-    /// The clipboard text to put back, and whether it was a secret copy of ours.
+    /// The clipboard text to put back, whether it is a secret (a secret copy of ours, or
+    /// marked by its owner with the password-manager hint), and whether it was ours.
     var previous: (text: [UInt8], isSecret: Bool, ownCopy: Bool)?
     /// The acquisition time of the pasted copy.
     var acquired = ServerTime.current

@@ -19,7 +19,7 @@ public final class UnavailableClipboard: ClipboardPort {
     public func clear() {}
 
     /// Completes with `ClipboardUnavailable`.
-    public func read(completion: @escaping (Result<String, CliptabError>) -> Void) {
+    public func read(completion: @escaping (Result<ClipboardText, CliptabError>) -> Void) {
         completion(.failure(CliptabError(.clipboardUnavailable, reason)))
     }
 

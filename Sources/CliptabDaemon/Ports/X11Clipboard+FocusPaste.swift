@@ -44,13 +44,15 @@ extension X11Clipboard: FocusPastePort {
             run.previous = (owned, secret, true)
             return sendKeystroke(run)
         }
-        service.readText(
+        service.readMarkedText(
             .clipboard, timeoutMilliseconds: settings.readTimeoutMilliseconds, maxBytes: settings.maxReadBytes
         ) { [weak self] result in
             guard let self, self.focusPastes.current === run, run.phase == .readingPrevious else { return }
             switch result {
-            case .success(let bytes):
-                run.previous = (bytes, false, false)
+            case .success(let read):
+                // A text its owner marked as a password is put back as a secret copy:
+                // with the hint, kept from clipboard managers, cleared after the timeout.
+                run.previous = (read.bytes, read.markedSecret, false)
             case .failure(let error):
                 run.outcome.notes.append("nothing to restore after the paste: \(error.message)")
             }

@@ -119,17 +119,19 @@ public final class X11Clipboard: ClipboardPort, PollSource {
         service.release(.primary)
     }
 
-    /// Reads CLIPBOARD's text; answers from memory when this daemon owns it.
-    public func read(completion: @escaping (Result<String, CliptabError>) -> Void) {
+    /// Reads CLIPBOARD's text and its password mark; answers from memory when this daemon
+    /// owns it.
+    public func read(completion: @escaping (Result<ClipboardText, CliptabError>) -> Void) {
         guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
             completion(.failure(unavailable()))
             return
         }
         let timeout = settings.readTimeoutMilliseconds
-        service.readText(.clipboard, timeoutMilliseconds: timeout, maxBytes: settings.maxReadBytes) {
+        service.readMarkedText(.clipboard, timeoutMilliseconds: timeout, maxBytes: settings.maxReadBytes) {
             result in
             switch result {
-            case .success(let bytes):
+            case .success(let read):
+                let bytes = read.bytes
                 // D-Bus strings and cells cannot hold NUL: say so by name rather than fail
                 // later, generically, when the text is sent or stored.
                 if let offset = bytes.firstIndex(of: 0) {
@@ -141,7 +143,10 @@ public final class X11Clipboard: ClipboardPort, PollSource {
                                     + "and D-Bus cannot carry")))
                     return
                 }
-                completion(.success(String(decoding: bytes, as: UTF8.self)))
+                completion(
+                    .success(
+                        ClipboardText(
+                            text: String(decoding: bytes, as: UTF8.self), isMarkedSecret: read.markedSecret)))
             case .failure(.empty(let message)):
                 completion(.failure(CliptabError(.clipboardEmpty, message)))
             case .failure(.timedOut(let message)):

@@ -61,6 +61,8 @@ public final class DaemonService {
 
     /// Reads the clipboard and inserts its text as a row at (section, row) (guarded by
     /// `paste`); `completion` gets the text, or the error, once the read finishes.
+    ///
+    /// A text its owner marked as a password goes only into a secret table.
     public func paste(
         _ table: String, section: Int32, row: Int32, completion: @escaping (Result<String, Error>) -> Void
     ) throws {
@@ -68,21 +70,37 @@ public final class DaemonService {
         try tables.checkInsertion(table, section: section, row: row, as: .paste)
         clipboard.read { [tables] result in
             switch result {
-            case .success(let text):
-                // The table may have changed while the read was under way: the insert
-                // checks everything again.
+            case .success(let read):
+                // The table may have changed while the read was under way (renamed, made
+                // secret or not): the mark and the insert check it as it is now.
                 completion(
-                    Result { try tables.insertRow(table, section: section, row: row, text: text, as: .paste) }
-                        .map { _ in text })
+                    Result {
+                        try Self.checkMark(read, pastedInto: table, tables: tables)
+                        try tables.insertRow(table, section: section, row: row, text: read.text, as: .paste)
+                    }
+                    .map { _ in read.text })
             case .failure(let error):
                 completion(.failure(error))
             }
         }
     }
 
-    /// Reads the clipboard's text.
+    /// Refuses a text marked secret by its owner for a table that is not secret, so a
+    /// password copied from a password manager never lands in the store by accident.
+    private static func checkMark(_ read: ClipboardText, pastedInto table: String, tables: TableService)
+        throws
+    {
+        guard read.isMarkedSecret, try !tables.record(of: table).isSecret else { return }
+        throw CliptabError(
+            .notPermitted,
+            "the clipboard text is marked secret by its owner (x-kde-passwordManagerHint, as password "
+                + "managers set it) and table \"\(table)\" is not secret; it was not pasted (mark the table "
+                + "secret to paste it there)")
+    }
+
+    /// Reads the clipboard's text (storing nothing, so its mark does not matter here).
     public func clipboardText(completion: @escaping (Result<String, Error>) -> Void) {
-        clipboard.read { result in completion(result.mapError { $0 }) }
+        clipboard.read { result in completion(result.map(\.text).mapError { $0 }) }
     }
 
     /// Gives up the clipboard if this daemon owns it.

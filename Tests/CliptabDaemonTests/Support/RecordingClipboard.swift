@@ -26,8 +26,8 @@ final class RecordingClipboard: ClipboardPort {
     /// When set, `copy` throws `ClipboardUnavailable` with this reason and records nothing.
     var refusal: String?
     /// What a read gets while this daemon does not own the clipboard: another program's
-    /// text, or an error (by default, an empty clipboard).
-    var offered: Result<String, CliptabError> = .failure(
+    /// text (with its password mark), or an error (by default, an empty clipboard).
+    var offered: Result<ClipboardText, CliptabError> = .failure(
         CliptabError(.clipboardEmpty, "nothing is on the clipboard"))
     /// The settings in force (a reload puts new ones here).
     var settings: ClipboardSettings
@@ -50,19 +50,21 @@ final class RecordingClipboard: ClipboardPort {
         isOwned = false
     }
 
-    /// Completes at once: with the last copy while owned, otherwise with `offered`.
-    func read(completion: @escaping (Result<String, CliptabError>) -> Void) {
+    /// Completes at once: with the last copy (marked when secret) while owned, otherwise
+    /// with `offered`.
+    func read(completion: @escaping (Result<ClipboardText, CliptabError>) -> Void) {
         reads += 1
         if isOwned, let last = copies.last {
-            completion(.success(last.text))
+            completion(.success(ClipboardText(text: last.text, isMarkedSecret: last.isSecret)))
         } else {
             completion(offered)
         }
     }
 
-    /// Makes another program the owner, offering `text`: this daemon's copy is gone.
-    func takenByAnotherProgram(offering text: String) {
+    /// Makes another program the owner, offering `text`, marked with the password-manager
+    /// hint when `markedSecret`: this daemon's copy is gone.
+    func takenByAnotherProgram(offering text: String, markedSecret: Bool = false) {
         isOwned = false
-        offered = .success(text)
+        offered = .success(ClipboardText(text: text, isMarkedSecret: markedSecret))
     }
 }
