@@ -114,10 +114,13 @@ enum BusBenchmark {
                 try timed {
                     var offset: UInt32 = 0
                     while true {
-                        let reply = try call(
-                            client, "GetRows",
-                            [.string("big"), .int32(0), .uint32(offset), .uint32(pageRows)])
-                        guard case .array(_, let page)? = reply.first, !page.isEmpty else { break }
+                        // Read as the CLI's `show` reads it: straight into (id, text) pairs.
+                        let page = try client.call(
+                            message(
+                                "GetRows", [.string("big"), .int32(0), .uint32(offset), .uint32(pageRows)]),
+                            timeoutMilliseconds: 60_000
+                        ).readIDTextArray()
+                        guard !page.isEmpty else { break }
                         rows += page.count
                         offset += UInt32(page.count)
                         if page.count < Int(pageRows) { break }

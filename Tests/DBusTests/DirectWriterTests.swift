@@ -44,4 +44,27 @@ import Testing
         #expect(error?.message.contains("element 1") == true)
         #expect(target.signature == "")
     }
+
+    /// The direct reader gives back what the direct writer wrote, and refuses any other body.
+    @Test func readerGivesBackTheRows() throws {
+        let rows: [(UInt64, String)] = [
+            (1, ""), (.max, "ünïcödé ✓\nline"), (7, String(repeating: "x", count: 1_000)),
+        ]
+        for count in [0, 1, rows.count] {
+            let written = try message()
+            try written.appendIDTextArray(count: count) { rows[$0] }
+            let read = try written.readIDTextArray()
+            #expect(read == rows.prefix(count).map { BusIDText(id: $0.0, text: $0.1) })
+        }
+        let three = try message()
+        try three.appendIDTextArray(count: 3) { rows[$0] }
+        let error = #expect(throws: BusError.self) { try three.readIDTextArray(maximumElements: 2) }
+        #expect(error?.name == BusErrorName.limitsExceeded)
+
+        let other = try message()
+        try other.append([.string("before")])
+        try other.appendIDTextArray(count: 1) { rows[$0] }
+        let mismatch = #expect(throws: BusError.self) { try other.readIDTextArray() }
+        #expect(mismatch?.message.contains("\"sa(ts)\"") == true)
+    }
 }

@@ -101,9 +101,9 @@ struct ShowCommand: CLICommand {
         var rows: [(id: UInt64, text: String)] = []
         var limit = Self.pageSize
         while rows.count < Int(count) {
-            let reply: Reply
+            let reply: BusMessage
             do {
-                reply = try context.call(
+                reply = try context.replyMessage(
                     "GetRows", [string(table), int32(section), .uint32(UInt32(rows.count)), .uint32(limit)])
             } catch CLIFailure.refused(let error)
                 where error.name == CliptabBus.errorPrefix + "LimitExceeded" && limit > 1
@@ -111,15 +111,14 @@ struct ShowCommand: CLICommand {
                 limit /= 2
                 continue
             }
-            let page = try reply.structures(0, "a(ts)")
-            if page.isEmpty { break }
-            for fields in page {
-                guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let text) = fields[1]
-                else {
-                    throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply")
-                }
-                rows.append((id, text))
+            let page: [BusIDText]
+            do {
+                page = try reply.readIDTextArray()
+            } catch {
+                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
             }
+            if page.isEmpty { break }
+            for row in page { rows.append((row.id, row.text)) }
         }
         return rows
     }

@@ -32,6 +32,11 @@ final class CommandContext {
         try daemon().call(member, arguments)
     }
 
+    /// Calls `member` of the cliptab interface and returns the reply undecoded.
+    func replyMessage(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
+        try daemon().replyMessage(member, arguments)
+    }
+
     /// The index path of `address` in `table`: `@HEADER` costs a `FindSection` call and
     /// `#ID` a `Locate` call (which must find the row in `table`), a row name a `FindRow`
     /// call; plain indexes cost none.

@@ -56,6 +56,19 @@ final class DaemonClient {
 
     /// Calls `member` of `interface` on the daemon's object.
     func call(_ member: String, _ arguments: [BusValue], interface: String) throws -> Reply {
+        let reply = try replyMessage(member, arguments, interface: interface)
+        do {
+            return Reply(member: member, values: try reply.readValues())
+        } catch let error as BusError {
+            throw classify(error, waited: 0)
+        }
+    }
+
+    /// Calls `member` of `interface` and returns the reply undecoded, for a reply read
+    /// straight into its own type (`GetRows` pages: no `BusValue` per row).
+    func replyMessage(_ member: String, _ arguments: [BusValue], interface: String = CliptabBus.interface)
+        throws -> BusMessage
+    {
         let message = try BusMessage.methodCall(
             destination: CliptabBus.name, path: CliptabBus.path, interface: interface, member: member)
         do {
@@ -65,8 +78,7 @@ final class DaemonClient {
         }
         let started = BusConnection.monotonicMilliseconds()
         do {
-            let reply = try connection.call(message, timeoutMilliseconds: remainingMilliseconds)
-            return Reply(member: member, values: try reply.readValues())
+            return try connection.call(message, timeoutMilliseconds: remainingMilliseconds)
         } catch let error as BusError {
             throw classify(error, waited: BusConnection.monotonicMilliseconds() - started)
         }
