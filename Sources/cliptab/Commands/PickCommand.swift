@@ -54,15 +54,19 @@ struct PickCommand: CLICommand {
         let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
         for (section, fields) in sections.enumerated() {
             let header = (try? fields.string(at: 0)) ?? ""
-            let rows = try context.call(
-                "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
-            )
-            .structures(0, "(ts)")
+            let rows: [BusIDText]
+            do {
+                rows = try context.replyMessage(
+                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+                ).readIDTextArray()
+            } catch let error as BusError {
+                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
+            }
             for row in rows {
-                guard let id = try? row.uint64(at: 0), let text = try? row.string(at: 1) else { continue }
-                ids.append(id)
+                ids.append(row.id)
                 lines.append(
-                    header.isEmpty ? Self.oneLine(text) : Self.oneLine(header) + " › " + Self.oneLine(text))
+                    header.isEmpty
+                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
             }
         }
         guard let index = try choose(lines, prompt: table) else { throw nothingChosen }
