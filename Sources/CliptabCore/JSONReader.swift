@@ -5,34 +5,54 @@
 /// skipped whole, validated (duplicate keys and nesting included) but not built.
 ///
 /// Errors are `invalidArgument` with the byte offset: "bad JSON at byte offset N: …".
+///
+/// The loops that run per byte or per token read through a plain pointer and compare with
+/// byte literals: the daemon's debug build must read 16 MiB within its time goals too, and
+/// unoptimized code pays for every generic call and every `UInt8(ascii:)`. For the same
+/// reason the reader holds nothing to count references of (unoptimized code copies it at
+/// every call): what it writes goes to a `JSONReader.Scratch` passed in.
 struct JSONReader {
+    /// The buffers reading writes to, kept between values so that reading allocates nothing
+    /// per value.
+    struct Scratch {
+        /// The unescaped content of the last string read that had escapes.
+        var unescaped: [UInt8] = []
+        /// The key table of each depth.
+        var keyTables: [JSONKeyTable] = []
+
+        /// Empty buffers.
+        init() {}
+    }
+
     /// The text, valid UTF-8 (it comes from a Swift string).
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Its first byte (never read when it is empty) and its length.
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
     /// The offset of the next byte to read.
     var position = 0
-    /// The unescaped content of the last string read that had escapes.
-    private(set) var unescaped: [UInt8] = []
-    /// The key table of each depth, kept between objects so that skipping a value
-    /// allocates nothing per object.
-    private var keyTables: [JSONKeyTable] = []
 
     /// A reader at the start of `bytes`.
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        count = bytes.count
     }
 
     /// The byte at the current position, or nil at the end.
-    var next: UInt8? { position < bytes.count ? bytes[position] : nil }
+    var next: UInt8? { position < count ? base[position] : nil }
+
+    /// Whether the byte at the current position is `byte`.
+    func at(_ byte: UInt8) -> Bool { position < count && base[position] == byte }
 
     // MARK: Structure
 
     /// Skips RFC 8259 whitespace: space, tab, line feed, carriage return; nothing else.
     mutating func skipWhitespace() {
-        while position < bytes.count {
-            switch bytes[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
+        while position < count {
+            let byte = base[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            position += 1
         }
     }
 
@@ -58,10 +78,11 @@ struct JSONReader {
         if depth > JSONText.maxDepth {
             throw failure("arrays and objects are nested deeper than \(JSONText.maxDepth) levels")
         }
-        let close = bytes[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        // `{` … `}` or `[` … `]`.
+        let close: UInt8 = base[position] == 0x7B ? 0x7D : 0x5D
         position += 1
         skipWhitespace()
-        if next == close {
+        if at(close) {
             position += 1
             return true
         }
@@ -71,38 +92,39 @@ struct JSONReader {
     /// After a member of an object: true when another follows (past its `,`), false at the
     /// end of the object (past its `}`).
     mutating func anotherMember() throws -> Bool {
-        try another(close: UInt8(ascii: "}"), in: "an object")
+        try another(close: 0x7D)  // `}`
     }
 
     /// After an element of an array: true when another follows, false at the end.
     mutating func anotherElement() throws -> Bool {
-        try another(close: UInt8(ascii: "]"), in: "an array")
+        try another(close: 0x5D)  // `]`
     }
 
-    private mutating func another(close: UInt8, in container: String) throws -> Bool {
+    private mutating func another(close: UInt8) throws -> Bool {
         skipWhitespace()
-        if next == UInt8(ascii: ",") {
+        if at(0x2C) {  // `,`
             position += 1
             skipWhitespace()
             return true
         }
-        if next == close {
+        if at(close) {
             position += 1
             return false
         }
+        let container = close == 0x7D ? "an object" : "an array"
         throw failure("expected `,` or `\(Character(Unicode.Scalar(close)))` in \(container), found \(found)")
     }
 
     /// Reads a member's key and the `:` after it, up to its value; returns the key's offset
-    /// and its raw content, or nil when it had escapes (its text is then `unescaped`).
-    mutating func key() throws -> (offset: Int, raw: Range<Int>?) {
-        guard next == UInt8(ascii: "\"") else {
+    /// and its raw content, or nil when it had escapes (its text is then in `scratch`).
+    mutating func key(_ scratch: inout Scratch) throws -> (offset: Int, raw: Range<Int>?) {
+        guard at(0x22) else {  // `"`
             throw failure("expected a string key in double quotes, found \(found)")
         }
         let offset = position
-        let raw = try string(unescaping: true)
+        let raw = try string(unescaping: true, &scratch)
         skipWhitespace()
-        guard next == UInt8(ascii: ":") else {
+        guard at(0x3A) else {  // `:`
             throw failure("expected `:` after the key \"\(text(ofKeyAt: offset))\", found \(found)")
         }
         position += 1
@@ -111,26 +133,46 @@ struct JSONReader {
     }
 
     /// Whether the key just read (`raw` from `key()`) is `name`.
-    func key(_ raw: Range<Int>?, is name: [UInt8]) -> Bool {
-        if let raw { return UnsafeBufferPointer(rebasing: bytes[raw]).elementsEqual(name) }
-        return unescaped.elementsEqual(name)
+    func key(_ raw: Range<Int>?, is name: StaticString, _ scratch: inout Scratch) -> Bool {
+        let expected = name.utf8Start
+        guard let raw else {
+            return scratch.unescaped.withUnsafeBufferPointer {
+                same($0.baseAddress, $0.count, expected, name.utf8CodeUnitCount)
+            }
+        }
+        return same(base + raw.lowerBound, raw.count, expected, name.utf8CodeUnitCount)
+    }
+
+    private func same(_ a: UnsafePointer<UInt8>?, _ aCount: Int, _ b: UnsafePointer<UInt8>, _ bCount: Int)
+        -> Bool
+    {
+        guard aCount == bCount else { return false }
+        guard let a else { return true }
+        var index = 0
+        while index < aCount {
+            if a[index] != b[index] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Notes the key just read (at `offset`, `raw` from `key()`) among those of the object
     /// nested `depth` deep, `first` when it is the object's first noted key; throws when the
     /// object already has it.
-    mutating func note(key offset: Int, _ raw: Range<Int>?, depth: Int, first: Bool) throws {
-        while keyTables.count <= depth { keyTables.append(JSONKeyTable()) }
+    mutating func note(key offset: Int, _ raw: Range<Int>?, depth: Int, first: Bool, _ scratch: inout Scratch)
+        throws
+    {
+        while scratch.keyTables.count <= depth { scratch.keyTables.append(JSONKeyTable()) }
         var hasher = Hasher()
         if let raw {
             hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[raw])))
         } else {
-            unescaped.withUnsafeBytes { hasher.combine(bytes: $0) }
+            scratch.unescaped.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
         // The table is taken out while in use, so that comparing keys may read with `self`.
         var table = JSONKeyTable()
-        swap(&table, &keyTables[depth])
-        defer { swap(&table, &keyTables[depth]) }
+        swap(&table, &scratch.keyTables[depth])
+        defer { swap(&table, &scratch.keyTables[depth]) }
         if first { table.removeAll() }
         let duplicate = table.insert(hash: hasher.finalize(), offset: offset) { earlier in
             // Rare (equal hash bits): both keys are read again.
@@ -145,35 +187,35 @@ struct JSONReader {
 
     /// Reads and validates a whole document (one value between optional whitespace)
     /// without building it.
-    mutating func skipDocument() throws {
+    mutating func skipDocument(_ scratch: inout Scratch) throws {
         skipWhitespace()
-        try skipValue(depth: 0)
+        try skipValue(depth: 0, &scratch)
         skipWhitespace()
         if next != nil { throw failure("unexpected \(found) after the end of the JSON value") }
     }
 
     /// Reads and validates the value at the current position, nested in a container
     /// `depth` deep, without building it.
-    mutating func skipValue(depth: Int) throws {
+    mutating func skipValue(depth: Int, _ scratch: inout Scratch) throws {
         guard let byte = next else { throw failure("unexpected end of data; expected a value") }
         switch byte {
-        case UInt8(ascii: "{"):
+        case 0x7B:  // `{`
             if try open(depth: depth + 1) { return }
             var first = true
             repeat {
-                let (offset, raw) = try key()
-                try note(key: offset, raw, depth: depth + 1, first: first)
+                let (offset, raw) = try key(&scratch)
+                try note(key: offset, raw, depth: depth + 1, first: first, &scratch)
                 first = false
-                try skipValue(depth: depth + 1)
+                try skipValue(depth: depth + 1, &scratch)
             } while try anotherMember()
-        case UInt8(ascii: "["):
+        case 0x5B:  // `[`
             if try open(depth: depth + 1) { return }
-            repeat { try skipValue(depth: depth + 1) } while try anotherElement()
-        case UInt8(ascii: "\""): _ = try string(unescaping: false)
-        case UInt8(ascii: "t"): try literal("true")
-        case UInt8(ascii: "f"): try literal("false")
-        case UInt8(ascii: "n"): try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            repeat { try skipValue(depth: depth + 1, &scratch) } while try anotherElement()
+        case 0x22: _ = try string(unescaping: false, &scratch)  // `"`
+        case 0x74: try literal("true")  // `t`
+        case 0x66: try literal("false")  // `f`
+        case 0x6E: try literal("null")  // `n`
+        case 0x2D, 0x30...0x39: try number()  // `-`, digits
         default:
             throw failure(
                 "expected a value (an object, array, string, number, true, false or null), found \(found)")
@@ -183,27 +225,28 @@ struct JSONReader {
     // MARK: Strings
 
     /// Reads a string from its opening quote; returns its raw content when it has no
-    /// escape, else nil with the content unescaped in `unescaped` (left alone when
+    /// escape, else nil with the content unescaped in `scratch` (left alone when
     /// `unescaping` is false: the escapes are only checked).
-    mutating func string(unescaping: Bool) throws -> Range<Int>? {
+    mutating func string(unescaping: Bool, _ scratch: inout Scratch) throws -> Range<Int>? {
         let start = position
         position += 1
         var escaped = false
         while true {
             let runStart = position
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            while position < count {
+                let byte = base[position]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }  // `"`, `\`, controls
                 position += 1
             }
             if unescaping && escaped {
-                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                scratch.unescaped.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             }
-            guard position < bytes.count else {
+            guard position < count else {
                 throw failure("unterminated string (it starts here)", at: start)
             }
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
+            let byte = base[position]
+            if byte == 0x22 {  // `"`
                 position += 1
                 return escaped ? nil : (start + 1)..<(position - 1)
             }
@@ -212,17 +255,18 @@ struct JSONReader {
             }
             if unescaping && !escaped {
                 // The first escape: the text so far goes first.
-                unescaped.removeAll(keepingCapacity: true)
-                unescaped.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<position]))
+                scratch.unescaped.removeAll(keepingCapacity: true)
+                scratch.unescaped.append(
+                    contentsOf: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<position]))
             }
             escaped = true
-            try escape(unescaping: unescaping)
+            try escape(unescaping: unescaping, &scratch)
         }
     }
 
-    /// The text of a string read by `string(unescaping: true)`, which returned `raw`.
-    func text(_ raw: Range<Int>?) -> String {
-        guard let raw else { return String(decoding: unescaped, as: UTF8.self) }
+    /// The text of a string read by `string(unescaping: true, scratch)`, which returned `raw`.
+    func text(_ raw: Range<Int>?, _ scratch: inout Scratch) -> String {
+        guard let raw else { return String(decoding: scratch.unescaped, as: UTF8.self) }
         if raw.isEmpty { return "" }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[raw]), as: UTF8.self)
     }
@@ -232,16 +276,16 @@ struct JSONReader {
     func text(ofKeyAt offset: Int) -> String {
         var again = JSONReader(bytes: bytes)
         again.position = offset
+        var scratch = Scratch()
         do {
-            // Read first: `again.text(…)` would take `again` as it was before the read.
-            let raw = try again.string(unescaping: true)
-            return again.text(raw)
+            let raw = try again.string(unescaping: true, &scratch)
+            return again.text(raw, &scratch)
         } catch {
             return ""
         }
     }
 
-    private mutating func escape(unescaping: Bool) throws {
+    private mutating func escape(unescaping: Bool, _ scratch: inout Scratch) throws {
         let start = position
         position += 1
         guard position < bytes.count else {
@@ -259,13 +303,13 @@ struct JSONReader {
         case UInt8(ascii: "t"): byte = 0x09
         case UInt8(ascii: "u"):
             let scalar = try unicodeEscape(at: start)
-            if unescaping { unescaped.append(contentsOf: String(scalar).utf8) }
+            if unescaping { scratch.unescaped.append(contentsOf: String(scalar).utf8) }
             return
         default:
             position = start
             throw failure("bad escape; a string allows \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
         }
-        if unescaping { unescaped.append(byte) }
+        if unescaping { scratch.unescaped.append(byte) }
     }
 
     // Reads the rest of a `\u` escape that starts at `start`, with the low surrogate that
@@ -331,11 +375,11 @@ struct JSONReader {
     // here needs a number's value).
     private mutating func number() throws {
         let grammar = "a number is -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?"
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        if base[position] == 0x2D { position += 1 }  // `-`
         guard let first = next, isDigit(first) else {
             throw failure("expected a digit, found \(found); \(grammar)")
         }
-        if first == UInt8(ascii: "0") {
+        if first == 0x30 {  // `0`
             position += 1
             if let digit = next, isDigit(digit) {
                 throw failure("a number cannot have a leading zero; \(grammar)")
@@ -343,14 +387,14 @@ struct JSONReader {
         } else {
             skipDigits()
         }
-        if next == UInt8(ascii: ".") {
+        if at(0x2E) {  // `.`
             position += 1
             guard let digit = next, isDigit(digit) else {
                 throw failure("expected a digit after the decimal point, found \(found); \(grammar)")
             }
             skipDigits()
         }
-        if let letter = next, letter | 0x20 == UInt8(ascii: "e") {
+        if let letter = next, letter | 0x20 == 0x65 {  // `e` or `E`
             position += 1
             if next == UInt8(ascii: "+") || next == UInt8(ascii: "-") { position += 1 }
             guard let digit = next, isDigit(digit) else {
@@ -361,22 +405,19 @@ struct JSONReader {
     }
 
     private func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        byte >= 0x30 && byte <= 0x39
     }
 
     private mutating func skipDigits() {
-        while let byte = next, isDigit(byte) { position += 1 }
+        while position < count && isDigit(base[position]) { position += 1 }
     }
 
     private mutating func literal(_ word: StaticString) throws {
-        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.count - position >= expected.count,
-            UnsafeBufferPointer(rebasing: bytes[position..<(position + expected.count)]).elementsEqual(
-                expected)
-        else {
+        let length = word.utf8CodeUnitCount
+        guard count - position >= length, same(base + position, length, word.utf8Start, length) else {
             throw failure("expected `\(word)`, found \(found)")
         }
-        position += expected.count
+        position += length
     }
 
     // MARK: Messages
