@@ -132,7 +132,7 @@ struct JSONReader {
         return (offset, raw)
     }
 
-    /// Whether the key just read (`raw` from `key()`) is `name`.
+    /// Whether the key just read (`raw` from `key(_:)`) is `name`.
     func key(_ raw: Range<Int>?, is name: StaticString, _ scratch: inout Scratch) -> Bool {
         let expected = name.utf8Start
         guard let raw else {
@@ -156,7 +156,7 @@ struct JSONReader {
         return true
     }
 
-    /// Notes the key just read (at `offset`, `raw` from `key()`) among those of the object
+    /// Notes the key just read (at `offset`, `raw` from `key(_:)`) among those of the object
     /// nested `depth` deep, `first` when it is the object's first noted key; throws when the
     /// object already has it.
     mutating func note(key offset: Int, _ raw: Range<Int>?, depth: Int, first: Bool, _ scratch: inout Scratch)
@@ -169,13 +169,9 @@ struct JSONReader {
         } else {
             scratch.unescaped.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
-        // The table is taken out while in use, so that comparing keys may read with `self`.
-        var table = JSONKeyTable()
-        swap(&table, &scratch.keyTables[depth])
-        defer { swap(&table, &scratch.keyTables[depth]) }
-        if first { table.removeAll() }
-        let duplicate = table.insert(hash: hasher.finalize(), offset: offset) { earlier in
-            // Rare (equal hash bits): both keys are read again.
+        if first { scratch.keyTables[depth].removeAll() }
+        let duplicate = scratch.keyTables[depth].insert(hash: hasher.finalize(), offset: offset) { earlier in
+            // Rare (equal hash bits): both keys are read again, and compared byte for byte.
             Array(text(ofKeyAt: earlier).utf8) == Array(text(ofKeyAt: offset).utf8)
         }
         if duplicate != nil {
