@@ -25,7 +25,9 @@
 ///   most 64 deep, duplicate keys refused); `name` is ignored (the table is named by the
 ///   caller), as are `id` whatever its value, and keys it does not know, so that later
 ///   versions can add some; `header` and `footer` default to empty; `sections`, `rows` and
-///   `text` are required.
+///   `text` are required. Keys may come in any order. Reading is one pass that appends each
+///   row as it is read and spends it from the allowance at once; values it ignores are
+///   checked (syntax, nesting, duplicate keys) but not built.
 public enum ExchangeCodec {
     /// `table` in `format`; throws `invalidArgument` naming the first row or header the
     /// format cannot express (only `lines` has such).
@@ -405,63 +407,12 @@ extension ExchangeCodec {
         throws
         -> ExchangeTable
     {
-        // A row needs at most an object, its text and its id; a section an object, its two
-        // titles and its rows array: a tree of more values cannot fit the allowance, so the
-        // parser stops there (unknown keys, which are ignored, get some slack).
-        let (rowRoom, sectionRoom) = (allowance.rows, allowance.sections)
-        let needed =
-            rowRoom > Int.max / 8 || sectionRoom > Int.max / 8
-            ? Int.max : 3 * rowRoom + 5 * sectionRoom + 1024
-        let root = try JSONText.parse(data, maxValues: needed)
-        func failure(_ node: JSONNode, _ reason: String) -> CliptabError {
-            CliptabError(.invalidArgument, "bad table JSON at byte offset \(node.offset): \(reason)")
+        // A native string lends its UTF-8 bytes as they are; only another kind is copied.
+        let allowance = allowance
+        let read = { (bytes: UnsafeBufferPointer<UInt8>) in
+            try JSONTableReader.read(bytes, tableName: tableName, allowance: allowance)
         }
-        func members(_ node: JSONNode, _ path: String) throws -> [String: JSONNode] {
-            guard case .object(let members) = node.value else {
-                throw failure(node, "\(path) must be an object, found \(node.value.kind)")
-            }
-            return Dictionary(uniqueKeysWithValues: members.map { ($0.key, $0.node) })
-        }
-        func string(_ node: JSONNode?, _ path: String) throws -> String? {
-            guard let node else { return nil }
-            guard case .string(let value) = node.value else {
-                throw failure(node, "\(path) must be a string, found \(node.value.kind)")
-            }
-            return value
-        }
-        func array(_ node: JSONNode?, in parent: JSONNode, _ path: String) throws -> [JSONNode] {
-            guard let node else {
-                throw failure(parent, "\(path) is missing; it must be an array")
-            }
-            guard case .array(let elements) = node.value else {
-                throw failure(node, "\(path) must be an array, found \(node.value.kind)")
-            }
-            return elements
-        }
-
-        let top = try members(root, "the top level ({\"name\": …, \"sections\": […]})")
-        _ = try string(top["name"], "name")
-        var sections: [ExchangeSection] = []
-        for (sectionIndex, sectionNode) in try array(top["sections"], in: root, "sections").enumerated() {
-            let path = "sections[\(sectionIndex)]"
-            try allowance.spendSection()
-            let fields = try members(sectionNode, path)
-            var section = ExchangeSection(
-                header: try string(fields["header"], path + ".header") ?? "",
-                footer: try string(fields["footer"], path + ".footer") ?? "")
-            let rows = try array(fields["rows"], in: sectionNode, path + ".rows")
-            for (rowIndex, rowNode) in rows.enumerated() {
-                let rowPath = "\(path).rows[\(rowIndex)]"
-                let rowFields = try members(rowNode, rowPath)
-                guard let text = try string(rowFields["text"], rowPath + ".text") else {
-                    throw failure(rowNode, "\(rowPath).text is missing; it must be a string")
-                }
-                let name = try string(rowFields["name"], rowPath + ".name") ?? ""
-                try allowance.spendRow(bytes: text.utf8.count)
-                section.rows.append(ExchangeRow(text: text, name: name))
-            }
-            sections.append(section)
-        }
-        return ExchangeTable(name: tableName, sections: sections)
+        if let table = try data.utf8.withContiguousStorageIfAvailable(read) { return table }
+        return try Array(data.utf8).withUnsafeBufferPointer(read)
     }
 }

@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: MIT
 
-/// Strict JSON (RFC 8259) reading and writing for the exchange formats.
+/// Strict JSON (RFC 8259) for the exchange formats: the nesting bound of reading (see
+/// `JSONReader`), and writing strings.
 enum JSONText {
     /// The deepest nesting of arrays and objects accepted.
     static let maxDepth = 64
-
-    /// Parses a whole JSON text; any deviation from RFC 8259, a duplicate key or nesting
-    /// deeper than `maxDepth` throws `invalidArgument` with the byte offset; more than
-    /// `maxValues` values throws `limitExceeded` as soon as the one over is read.
-    static func parse(_ text: String, maxValues: Int = .max) throws -> JSONNode {
-        var parser = JSONParser(bytes: Array(text.utf8))
-        parser.valuesLeft = maxValues
-        return try parser.document()
-    }
 
     /// Appends `string` as a JSON string: quoted, with `"`, `\` and the control characters
     /// escaped and everything else (non-ASCII included) as is.

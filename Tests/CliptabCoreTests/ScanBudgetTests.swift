@@ -128,7 +128,7 @@ struct ScanBudgetTests {
         #expect(error?.message.contains("limit is 1000000") == true, "\(error?.message ?? "")")
     }
 
-    /// Decoders stop at the first row, section or value past the allowance, in every format.
+    /// Decoders stop at the first row, section or cell past the allowance, in every format.
     @Test("each format stops decoding at the allowance")
     func decodersStop() throws {
         let small = Limits(maxCellBytes: 8, maxRowsPerTable: 3, maxSectionsPerTable: 2)
@@ -141,10 +141,13 @@ struct ScanBudgetTests {
                 .tsv, "section\theader\tfooter\trow\ttext\n0\t\t\t0\ta\n0\t\t\t1\tb\n0\t\t\t2\tc\n",
                 "at least 4 rows"
             ),
+            (.json, #"{"sections": [{"rows": []}, {"rows": []}, {"rows": []}]}"#, "at least 3 sections"),
             (
-                .json, "{\"sections\": [" + Array(repeating: "1", count: 2_000).joined(separator: ",") + "]}",
-                "values"
+                .json, #"{"sections": [{"rows": [{"text": "a"}, {"text": "b"}, {"text": "c"}]}]}"#,
+                "at least 4 rows"
             ),
+            (.json, #"{"sections": [{"rows": [{"text": "123456789"}]}]}"#, "9 bytes"),
+            (.json, #"{"sections": [{"header": "123456789", "rows": []}]}"#, "header is 9 bytes"),
         ]
         for (format, data, words) in cases {
             let error = #expect(throws: CliptabError.self) {

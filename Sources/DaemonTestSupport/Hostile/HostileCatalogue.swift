@@ -59,9 +59,10 @@ public enum HostileCatalogue {
         let tsv =
             "section\theader\tfooter\trow\ttext\n"
             + String(repeating: tsvRow, count: sixteenMiB / tsvRow.utf8.count)
+        // Titles as strings (null is refused): the import must reach the row limit.
         let jsonRow = #"{"text":""},"#
         let json =
-            #"{"name":"i","sections":[{"header":null,"footer":null,"rows":["#
+            #"{"name":"i","sections":[{"header":"","footer":"","rows":["#
             + String(repeating: jsonRow, count: sixteenMiB / jsonRow.utf8.count) + #"{"text":""}]}]}"#
         let nesting = String(repeating: "[", count: sixteenMiB)
         let sections = String(repeating: "##\n", count: sixteenMiB / 3)
