@@ -84,6 +84,16 @@ private func forEachLine(_ bytes: [UInt8], _ body: (Int, Range<Int>) throws -> V
     }
 }
 
+/// The length of `range` (`Range.count` is the generic collection one: slow unoptimized).
+private func length(_ range: Range<Int>) -> Int { range.upperBound - range.lowerBound }
+
+/// Where a tsv section's header and footer fields are in the data, and their line.
+private struct TSVSectionFields {
+    var header = 0..<0
+    var footer = 0..<0
+    var line = 0
+}
+
 private func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
     String(decoding: bytes[range], as: UTF8.self)
 }
@@ -231,10 +241,13 @@ extension ExchangeCodec {
         var sections: [ExchangeSection] = []
         // Per section: the raw header and footer fields and the line that gave them, and
         // whether the section was given as empty (a line with no row number).
-        var sectionFields: (header: ArraySlice<UInt8>, footer: ArraySlice<UInt8>, line: Int) = ([], [], 0)
+        var sectionFields = TSVSectionFields()
         var sectionIsEmpty = false
         var sawHeaderLine = false
         var columns = 5
+        // The fields of the current line: at most one more than the columns (six).
+        var fields = [Range<Int>](repeating: 0..<0, count: 7)
+        var fieldCount = 0
         try forEachLine(bytes) { number, line in
             func failure(_ reason: String) -> CliptabError {
                 CliptabError(.invalidArgument, "tsv line \(number): \(reason)")
@@ -250,28 +263,40 @@ extension ExchangeCodec {
                 return
             }
             // At most one piece more than the columns: a line of millions of tabs must not
-            // become millions of slices.
-            let fields = bytes[line].split(
-                separator: tab, maxSplits: columns, omittingEmptySubsequences: false)
-            guard fields.count == columns else {
+            // become millions of slices. Split by hand into a reused buffer: this runs once per
+            // row of a 16 MiB import, where the generic split made an array per line.
+            fieldCount = 0
+            var fieldStart = line.lowerBound
+            var index = line.lowerBound
+            while index < line.upperBound && fieldCount < columns {
+                if bytes[index] == tab {
+                    fields[fieldCount] = fieldStart..<index
+                    fieldCount += 1
+                    fieldStart = index + 1
+                }
+                index += 1
+            }
+            fields[fieldCount] = fieldStart..<line.upperBound
+            fieldCount += 1
+            guard fieldCount == columns else {
                 throw failure(
                     "expected \(columns) tab-separated fields (section, header, footer, row, text"
                         + (columns == 6 ? ", name" : "") + "), "
-                        + "found \(fields.count > columns ? "more" : "\(fields.count)"); write a tab inside a field as \\t"
+                        + "found \(fieldCount > columns ? "more" : "\(fieldCount)"); write a tab inside a field as \\t"
                 )
             }
-            guard let sectionIndex = plainNumber(fields[0]) else {
-                throw failure("the section number \(excerpt(bytes, fields[0].indices)) is not a plain number")
+            guard let sectionIndex = plainNumber(bytes, fields[0]) else {
+                throw failure("the section number \(excerpt(bytes, fields[0])) is not a plain number")
             }
             if sectionIndex == sections.count {
                 try allowance.spendSection()
-                try allowance.checkCell(bytes: fields[1].count, what: "header")
-                try allowance.checkCell(bytes: fields[2].count, what: "footer")
+                try allowance.checkCell(bytes: length(fields[1]), what: "header")
+                try allowance.checkCell(bytes: length(fields[2]), what: "footer")
                 sections.append(
                     ExchangeSection(
-                        header: try unescape(fields[1], field: "header", failure: failure),
-                        footer: try unescape(fields[2], field: "footer", failure: failure)))
-                sectionFields = (fields[1], fields[2], number)
+                        header: try unescape(bytes, fields[1], field: "header", failure: failure),
+                        footer: try unescape(bytes, fields[2], field: "footer", failure: failure)))
+                sectionFields = TSVSectionFields(header: fields[1], footer: fields[2], line: number)
                 sectionIsEmpty = false
             } else if sectionIndex + 1 == sections.count {
                 if sectionIsEmpty {
@@ -279,8 +304,8 @@ extension ExchangeCodec {
                         "section \(sectionIndex) was given as a section without rows on line "
                             + "\(sectionFields.line) (empty row number), but has more lines")
                 }
-                if !fields[1].elementsEqual(sectionFields.header)
-                    || !fields[2].elementsEqual(sectionFields.footer)
+                if !sameBytes(bytes, fields[1], sectionFields.header)
+                    || !sameBytes(bytes, fields[2], sectionFields.footer)
                 {
                     throw failure(
                         "the header or footer of section \(sectionIndex) differs from the one on line "
@@ -306,17 +331,18 @@ extension ExchangeCodec {
                 return
             }
             let expectedRow = sections[sectionIndex].rows.count
-            guard let rowIndex = plainNumber(fields[3]), rowIndex == expectedRow else {
+            guard let rowIndex = plainNumber(bytes, fields[3]), rowIndex == expectedRow else {
                 throw failure(
-                    "the row number \(excerpt(bytes, fields[3].indices)) is wrong; expected \(expectedRow) "
+                    "the row number \(excerpt(bytes, fields[3])) is wrong; expected \(expectedRow) "
                         + "(rows are numbered 0, 1, … in each section)")
             }
             // Escapes only shorten a field, so its raw length bounds the cell.
-            try allowance.spendRow(bytes: fields[4].count)
+            try allowance.spendRow(bytes: length(fields[4]))
             sections[sectionIndex].rows.append(
                 ExchangeRow(
-                    text: try unescape(fields[4], field: "text", failure: failure),
-                    name: columns == 6 ? try unescape(fields[5], field: "name", failure: failure) : ""))
+                    text: try unescape(bytes, fields[4], field: "text", failure: failure),
+                    name: columns == 6 ? try unescape(bytes, fields[5], field: "name", failure: failure) : "")
+            )
         }
         guard sawHeaderLine else {
             throw CliptabError(
@@ -329,18 +355,40 @@ extension ExchangeCodec {
     }
 
     // A section or row number: `0` or digits without a leading zero, small enough for Int.
-    private static func plainNumber(_ field: ArraySlice<UInt8>) -> Int? {
-        guard !field.isEmpty, field.count <= 18, field.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            return nil
+    // Plain loops over indexes here and below: they run for every row of an import, and the
+    // generic sequence algorithms cost many times more in a debug build.
+    private static func plainNumber(_ bytes: [UInt8], _ field: Range<Int>) -> Int? {
+        guard !field.isEmpty, length(field) <= 18 else { return nil }
+        if length(field) > 1 && bytes[field.lowerBound] == 0x30 { return nil }
+        var value = 0
+        var index = field.lowerBound
+        while index < field.upperBound {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            index += 1
         }
-        if field.count > 1 && field.first == 0x30 { return nil }
-        return field.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return value
+    }
+
+    // True when the two fields hold the same bytes.
+    private static func sameBytes(_ bytes: [UInt8], _ first: Range<Int>, _ second: Range<Int>) -> Bool {
+        guard length(first) == length(second) else { return false }
+        var offset = 0
+        while offset < length(first) {
+            if bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     private static func unescape(
-        _ field: ArraySlice<UInt8>, field name: String, failure: (String) -> CliptabError
+        _ bytes: [UInt8], _ range: Range<Int>, field name: String, failure: (String) -> CliptabError
     ) throws -> String {
-        guard field.contains(backslash) else { return String(decoding: field, as: UTF8.self) }
+        var scan = range.lowerBound
+        while scan < range.upperBound && bytes[scan] != backslash { scan += 1 }
+        let field = bytes[range]
+        guard scan < range.upperBound else { return String(decoding: field, as: UTF8.self) }
         var output: [UInt8] = []
         output.reserveCapacity(field.count)
         var index = field.startIndex

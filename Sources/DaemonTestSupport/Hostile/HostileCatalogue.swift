@@ -52,13 +52,25 @@ public enum HostileCatalogue {
         ]
     }
 
+    /// 16 MiB of tsv rows numbered 0, 1, … in one section, as the format wants, so that the
+    /// import reaches the row limit instead of stopping at the second line (made once).
+    static let numberedTSV: String = {
+        var bytes = Array("section\theader\tfooter\trow\ttext\n".utf8)
+        bytes.reserveCapacity(sixteenMiB + 32)
+        var row = 0
+        while bytes.count < sixteenMiB {
+            bytes += "0\t\t\t".utf8
+            bytes += String(row).utf8
+            bytes += "\t\n".utf8
+            row += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }()
+
     /// Imports of 16 MiB made to balloon while decoding.
     static func imports(full: Bool) -> [HostileCase] {
         let lines = String(repeating: "\n", count: sixteenMiB)
-        let tsvRow = "0\t\t\t0\t\n"
-        let tsv =
-            "section\theader\tfooter\trow\ttext\n"
-            + String(repeating: tsvRow, count: sixteenMiB / tsvRow.utf8.count)
+        let tsv = numberedTSV
         // Titles as strings (null is refused): the import must reach the row limit.
         let jsonRow = #"{"text":""},"#
         let json =
