@@ -7,8 +7,9 @@
 /// An object of n keys costs at most 8 × 8n/3 bytes (the table grows when three quarters
 /// full, to twice its size), 32n bytes while it grows; many distinct keys take some 8 bytes
 /// of the data each (`"abc":0,`: shorter ones run out), so the table stays within about
-/// 4 × the part of the data that the object spans, and is let go when the object ends. The hash is Swift's seeded one, so no data can be made to collide on
-/// purpose and turn the probing quadratic.
+/// 4 × the part of the data that the object spans, and is let go when the object ends.
+/// The hash is Swift's seeded one, so no data can be made to collide on purpose and turn
+/// the probing quadratic.
 struct JSONKeyTable {
     /// The largest data the offsets can address (they take 32 bits, plus one so that 0 is
     /// an empty slot).
