@@ -7,7 +7,8 @@ public struct SelectionConfiguration: Sendable, Equatable {
     /// The largest chunk of an INCR transfer, and the size above which INCR is used; capped
     /// by the server's maximum request size.
     public var incrementalChunkBytes: Int
-    /// The bound on waiting for the server timestamp when taking ownership.
+    /// The bound on waiting for the server timestamp when taking ownership; like
+    /// `serverTimeoutMilliseconds`, under a second, so that the calls of others wait less.
     public var timestampTimeoutMilliseconds: Int
     /// The longest any one call may wait for the X server, connecting included; past it the
     /// connection is dropped as lost (see `RoundTripWatchdog`).
@@ -28,8 +29,8 @@ public struct SelectionConfiguration: Sendable, Equatable {
     /// Makes a configuration; every value has a default.
     public init(
         incrementalTimeoutMilliseconds: Int = 5000, incrementalChunkBytes: Int = 262_144,
-        timestampTimeoutMilliseconds: Int = 1000, maximumEventsPerCall: Int = 256,
-        serverTimeoutMilliseconds: Int = 1500, maximumPendingReads: Int = 16, maximumTransfers: Int = 128,
+        timestampTimeoutMilliseconds: Int = 900, maximumEventsPerCall: Int = 256,
+        serverTimeoutMilliseconds: Int = 900, maximumPendingReads: Int = 16, maximumTransfers: Int = 128,
         maximumTransfersPerClient: Int = 16, maximumMultiplePairs: Int = 64
     ) {
         self.incrementalTimeoutMilliseconds = incrementalTimeoutMilliseconds

@@ -7,13 +7,13 @@ import TestSupport
 import Testing
 
 /// An X server that stops answering (SIGSTOP by pid, as a frozen or unreachable display
-/// would): no X call may wait for it longer than the daemon's server deadline (1.5 s), the
+/// would): no X call may wait for it longer than the daemon's server deadline (0.9 s), the
 /// tables keep being served, clipboard calls answer `ClipboardUnavailable`, and after
 /// SIGCONT the clipboard works again.
 @Suite(.serialized)
 struct StoppedServerTests {
     /// `ClipboardSettings.serverTimeoutMilliseconds`.
-    static let deadline = 1500.0
+    static let deadline = 900.0
     /// Room for a debug build on a loaded machine; still far below "forever".
     static let slack = 2500.0
     static let table = "t"

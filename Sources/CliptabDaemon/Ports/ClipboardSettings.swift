@@ -15,8 +15,10 @@ public struct ClipboardSettings: Equatable, Sendable {
     /// Connecting included. Past it the connection is dropped (clipboard calls answer
     /// `ClipboardUnavailable`, tables are served meanwhile) and retried every
     /// `reconnectMilliseconds`. Not in the configuration file: well above any answer a
-    /// working server gives, even a remote one, and short enough for a table call to wait.
-    public var serverTimeoutMilliseconds = 1_500
+    /// working server gives, even a remote one, and short enough for a table call to wait:
+    /// under the second that another client's call may wait at most. The wait for the
+    /// server's timestamp when taking the clipboard has the same bound.
+    public var serverTimeoutMilliseconds = 900
     /// How often an unreachable display is tried again, in milliseconds.
     public var reconnectMilliseconds = 5_000
     /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.

@@ -50,6 +50,7 @@ public final class X11Clipboard: ClipboardPort, PollSource {
             let configuration = SelectionConfiguration(
                 incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
                 incrementalChunkBytes: settings.incrementalChunkBytes,
+                timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
                 serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
             let connected = try SelectionService.connect(display: display, configuration: configuration)
             connected.onOwnershipLost = { [weak self] selection in
