@@ -7,7 +7,8 @@ import Testing
 /// probes `GetCell` every 50 ms and another reads a 1 MiB clipboard text with `xclip -o`.
 ///
 /// The goals are the benchmark's with a margin for a debug build on a shared machine: time
-/// goals doubled, 64 MiB more memory.
+/// goals doubled, 64 MiB more memory. As in the issue, the time goals speak of messages up
+/// to 16 MiB; the one larger case is held to the memory goal and the safety checks.
 @Suite(.serialized)
 struct HostileInputTests {
     /// The catalogue, by position (test arguments must be sendable).

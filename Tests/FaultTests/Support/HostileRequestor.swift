@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import TestSupport
 
 /// A misbehaving X selection requestor: Python ctypes over libX11, run as
 /// `python3 -c hostileRequestor MODE [ARGS]`, printing one line of results.
@@ -8,155 +9,136 @@
 /// chunk and destroys its window; `multiple` sends MULTIPLE requests with garbage
 /// parameters; `flood N TARGET` sends N requests at once and counts the answers;
 /// `own-silently SECONDS` takes the clipboard and never answers a request.
-let hostileRequestor = #"""
-    import ctypes, ctypes.util, json, select, sys, time
-    x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
-    P, L, I = ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int
-    x.XOpenDisplay.restype = P; x.XOpenDisplay.argtypes = [ctypes.c_char_p]
-    x.XDefaultRootWindow.restype = L; x.XDefaultRootWindow.argtypes = [P]
-    x.XCreateSimpleWindow.restype = L
-    x.XCreateSimpleWindow.argtypes = [P, L, I, I, ctypes.c_uint, ctypes.c_uint, ctypes.c_uint, L, L]
-    x.XInternAtom.restype = L; x.XInternAtom.argtypes = [P, ctypes.c_char_p, I]
-    x.XChangeProperty.argtypes = [P, L, L, L, I, I, P, I]
-    x.XConvertSelection.argtypes = [P, L, L, L, L, L]
-    x.XSelectInput.argtypes = [P, L, ctypes.c_long]
-    x.XDeleteProperty.argtypes = [P, L, L]
-    x.XDestroyWindow.argtypes = [P, L]
-    x.XPending.argtypes = [P]
-    x.XNextEvent.argtypes = [P, P]
-    x.XFlush.argtypes = [P]
-    x.XSync.argtypes = [P, I]
-    x.XConnectionNumber.argtypes = [P]
-    x.XGetWindowProperty.argtypes = [P, L, L, ctypes.c_long, ctypes.c_long, I, L,
-        ctypes.POINTER(L), ctypes.POINTER(I), ctypes.POINTER(L), ctypes.POINTER(L), ctypes.POINTER(P)]
-    HANDLER = ctypes.CFUNCTYPE(I, P, P)
-    ignore = HANDLER(lambda display, error: 0)  # a destroyed window's BadWindow must not end us
-    x.XSetErrorHandler(ignore)
-    dpy = x.XOpenDisplay(None)
-    if not dpy:
-        sys.exit('cannot open the display')
-    root = x.XDefaultRootWindow(dpy)
-    atom = lambda name: x.XInternAtom(dpy, name.encode(), 0)
-    CLIPBOARD = atom('CLIPBOARD')
-    SELECTION_NOTIFY, PROPERTY_NOTIFY = 31, 28
+let hostileRequestor =
+    xlibPythonPrelude + #"""
+        HANDLER = ctypes.CFUNCTYPE(I, P, P)
+        ignore = HANDLER(lambda display, error: 0)  # a destroyed window's BadWindow must not end us
+        x.XSetErrorHandler(ignore)
+        dpy = x.XOpenDisplay(None)
+        if not dpy:
+            sys.exit('cannot open the display')
+        root = x.XDefaultRootWindow(dpy)
+        atom = lambda name: x.XInternAtom(dpy, name.encode(), 0)
+        CLIPBOARD = atom('CLIPBOARD')
+        SELECTION_NOTIFY, PROPERTY_NOTIFY = 31, 28
 
-    def window():
-        w = x.XCreateSimpleWindow(dpy, root, 0, 0, 1, 1, 0, 0, 0)
-        x.XSelectInput(dpy, w, 1 << 22)  # PropertyChangeMask
-        return w
+        def window():
+            w = x.XCreateSimpleWindow(dpy, root, 0, 0, 1, 1, 0, 0, 0)
+            x.XSelectInput(dpy, w, 1 << 22)  # PropertyChangeMask
+            return w
 
-    def events(seconds):
-        # Every event that arrives within `seconds`, as arrays of C longs.
-        deadline = time.time() + seconds
-        while True:
-            while x.XPending(dpy):
-                event = (ctypes.c_long * 24)()
-                x.XNextEvent(dpy, event)
-                yield event
-            left = deadline - time.time()
-            if left <= 0:
-                return
-            select.select([x.XConnectionNumber(dpy)], [], [], min(left, 0.05))
+        def events(seconds):
+            # Every event that arrives within `seconds`, as arrays of C longs.
+            deadline = time.time() + seconds
+            while True:
+                while x.XPending(dpy):
+                    event = (ctypes.c_long * 24)()
+                    x.XNextEvent(dpy, event)
+                    yield event
+                left = deadline - time.time()
+                if left <= 0:
+                    return
+                select.select([x.XConnectionNumber(dpy)], [], [], min(left, 0.05))
 
-    def notifications(count, seconds):
-        got = []
-        for event in events(seconds):
-            if event[0] & 0xffffffff == SELECTION_NOTIFY:
-                got.append((event[4], event[6], event[7]))  # requestor, target, property
-                if len(got) == count:
-                    break
-        return got
+        def notifications(count, seconds):
+            got = []
+            for event in events(seconds):
+                if event[0] & 0xffffffff == SELECTION_NOTIFY:
+                    got.append((event[4], event[6], event[7]))  # requestor, target, property
+                    if len(got) == count:
+                        break
+            return got
 
-    def property_type(w, prop):
-        t, f, n, after, data = L(), I(), L(), L(), P()
-        x.XGetWindowProperty(dpy, w, prop, 0, 0, 0, 0, ctypes.byref(t), ctypes.byref(f),
-            ctypes.byref(n), ctypes.byref(after), ctypes.byref(data))
-        return t.value
+        def property_type(w, prop):
+            t, f, n, after, data = L(), I(), L(), L(), P()
+            x.XGetWindowProperty(dpy, w, prop, 0, 0, 0, 0, ctypes.byref(t), ctypes.byref(f),
+                ctypes.byref(n), ctypes.byref(after), ctypes.byref(data))
+            return t.value
 
-    mode = sys.argv[1]
-    result = {}
-    if mode == 'unknown':
-        w, count = window(), int(sys.argv[2])
-        for k in range(count):
-            x.XConvertSelection(dpy, CLIPBOARD, atom('x-no-such-target-%d' % k), atom('P%d' % (k % 8)), w, 0)
-        x.XFlush(dpy)
-        got = notifications(count, 30)
-        result = {'answered': len(got), 'refused': sum(1 for g in got if g[2] == 0)}
-    elif mode == 'stall':
-        w = window()
-        x.XConvertSelection(dpy, CLIPBOARD, atom('UTF8_STRING'), atom('STALL'), w, 0)
-        x.XFlush(dpy)
-        got = notifications(1, 10)
-        result = {'incr': bool(got) and got[0][2] != 0 and property_type(w, atom('STALL')) == atom('INCR')}
-        time.sleep(float(sys.argv[2]))  # and never delete the property
-    elif mode == 'destroy':
-        started = 0
-        for k in range(int(sys.argv[2])):
+        mode = sys.argv[1]
+        result = {}
+        if mode == 'unknown':
+            w, count = window(), int(sys.argv[2])
+            for k in range(count):
+                x.XConvertSelection(dpy, CLIPBOARD, atom('x-no-such-target-%d' % k), atom('P%d' % (k % 8)), w, 0)
+            x.XFlush(dpy)
+            got = notifications(count, 30)
+            result = {'answered': len(got), 'refused': sum(1 for g in got if g[2] == 0)}
+        elif mode == 'stall':
             w = window()
-            prop = atom('DESTROY')
-            x.XConvertSelection(dpy, CLIPBOARD, atom('UTF8_STRING'), prop, w, 0)
+            x.XConvertSelection(dpy, CLIPBOARD, atom('UTF8_STRING'), atom('STALL'), w, 0)
             x.XFlush(dpy)
             got = notifications(1, 10)
-            if got and got[0][2] != 0 and property_type(w, prop) == atom('INCR'):
-                started += 1
-                x.XDeleteProperty(dpy, w, prop)  # asks for the first chunk...
+            result = {'incr': bool(got) and got[0][2] != 0 and property_type(w, atom('STALL')) == atom('INCR')}
+            time.sleep(float(sys.argv[2]))  # and never delete the property
+        elif mode == 'destroy':
+            started = 0
+            for k in range(int(sys.argv[2])):
+                w = window()
+                prop = atom('DESTROY')
+                x.XConvertSelection(dpy, CLIPBOARD, atom('UTF8_STRING'), prop, w, 0)
                 x.XFlush(dpy)
-                time.sleep(0.005)
-                x.XDestroyWindow(dpy, w)  # ...and goes away while it is written
-                x.XSync(dpy, 0)
-        result = {'started': started}
-    elif mode == 'multiple':
-        answers = {}
-        cases = {
-            'odd': ('ATOM_PAIR', 32, [atom('UTF8_STRING'), atom('A1'), atom('STRING')]),
-            'format8': ('ATOM_PAIR', 8, list(b'garbage!')),
-            'zeros': ('ATOM_PAIR', 32, [0, 0, 0, atom('A2'), atom('UTF8_STRING'), 0]),
-            'bad-atoms': ('ATOM_PAIR', 32, [0x1fffffff, atom('A3'), atom('UTF8_STRING'), 0x1ffffffe]),
-            'nested': ('ATOM_PAIR', 32, [atom('MULTIPLE'), atom('A4'), atom('MULTIPLE'), atom('MULTI')]),
-            'self': ('ATOM_PAIR', 32, [atom('UTF8_STRING'), atom('MULTI'), atom('TARGETS'), atom('MULTI')]),
-            'many': ('ATOM_PAIR', 32, sum([[atom('UTF8_STRING'), atom('M%d' % k)] for k in range(1000)], [])),
-            'wrong-type': ('STRING', 32, [atom('UTF8_STRING'), atom('A5')]),
-            'missing': None,
-        }
-        for name, spec in cases.items():
+                got = notifications(1, 10)
+                if got and got[0][2] != 0 and property_type(w, prop) == atom('INCR'):
+                    started += 1
+                    x.XDeleteProperty(dpy, w, prop)  # asks for the first chunk...
+                    x.XFlush(dpy)
+                    time.sleep(0.005)
+                    x.XDestroyWindow(dpy, w)  # ...and goes away while it is written
+                    x.XSync(dpy, 0)
+            result = {'started': started}
+        elif mode == 'multiple':
+            answers = {}
+            cases = {
+                'odd': ('ATOM_PAIR', 32, [atom('UTF8_STRING'), atom('A1'), atom('STRING')]),
+                'format8': ('ATOM_PAIR', 8, list(b'garbage!')),
+                'zeros': ('ATOM_PAIR', 32, [0, 0, 0, atom('A2'), atom('UTF8_STRING'), 0]),
+                'bad-atoms': ('ATOM_PAIR', 32, [0x1fffffff, atom('A3'), atom('UTF8_STRING'), 0x1ffffffe]),
+                'nested': ('ATOM_PAIR', 32, [atom('MULTIPLE'), atom('A4'), atom('MULTIPLE'), atom('MULTI')]),
+                'self': ('ATOM_PAIR', 32, [atom('UTF8_STRING'), atom('MULTI'), atom('TARGETS'), atom('MULTI')]),
+                'many': ('ATOM_PAIR', 32, sum([[atom('UTF8_STRING'), atom('M%d' % k)] for k in range(1000)], [])),
+                'wrong-type': ('STRING', 32, [atom('UTF8_STRING'), atom('A5')]),
+                'missing': None,
+            }
+            for name, spec in cases.items():
+                w = window()
+                prop = atom('MULTI')
+                if spec:
+                    kind, fmt, items = spec
+                    if fmt == 32:
+                        values = (L * len(items))(*items)
+                    else:
+                        values = (ctypes.c_ubyte * len(items))(*items)
+                    x.XChangeProperty(dpy, w, prop, atom(kind), fmt, 0, values, len(items))
+                x.XConvertSelection(dpy, CLIPBOARD, atom('MULTIPLE'), prop, w, 0)
+                x.XFlush(dpy)
+                got = notifications(1, 10)
+                answers[name] = 'none' if not got else ('refused' if got[0][2] == 0 else 'converted')
+            # A parameter property on a window that is gone before the owner reads it.
             w = window()
-            prop = atom('MULTI')
-            if spec:
-                kind, fmt, items = spec
-                if fmt == 32:
-                    values = (L * len(items))(*items)
-                else:
-                    values = (ctypes.c_ubyte * len(items))(*items)
-                x.XChangeProperty(dpy, w, prop, atom(kind), fmt, 0, values, len(items))
-            x.XConvertSelection(dpy, CLIPBOARD, atom('MULTIPLE'), prop, w, 0)
+            values = (L * 2)(atom('UTF8_STRING'), atom('A6'))
+            x.XChangeProperty(dpy, w, atom('MULTI'), atom('ATOM_PAIR'), 32, 0, values, 2)
+            x.XConvertSelection(dpy, CLIPBOARD, atom('MULTIPLE'), atom('MULTI'), w, 0)
+            x.XDestroyWindow(dpy, w)
+            x.XSync(dpy, 0)
+            result = answers
+        elif mode == 'flood':
+            w, count, target = window(), int(sys.argv[2]), sys.argv[3]
+            props = [atom('F%d' % k) for k in range(count)]
+            for prop in props:
+                x.XConvertSelection(dpy, CLIPBOARD, atom(target), prop, w, 0)
             x.XFlush(dpy)
-            got = notifications(1, 10)
-            answers[name] = 'none' if not got else ('refused' if got[0][2] == 0 else 'converted')
-        # A parameter property on a window that is gone before the owner reads it.
-        w = window()
-        values = (L * 2)(atom('UTF8_STRING'), atom('A6'))
-        x.XChangeProperty(dpy, w, atom('MULTI'), atom('ATOM_PAIR'), 32, 0, values, 2)
-        x.XConvertSelection(dpy, CLIPBOARD, atom('MULTIPLE'), atom('MULTI'), w, 0)
-        x.XDestroyWindow(dpy, w)
-        x.XSync(dpy, 0)
-        result = answers
-    elif mode == 'flood':
-        w, count, target = window(), int(sys.argv[2]), sys.argv[3]
-        props = [atom('F%d' % k) for k in range(count)]
-        for prop in props:
-            x.XConvertSelection(dpy, CLIPBOARD, atom(target), prop, w, 0)
-        x.XFlush(dpy)
-        got = notifications(count, 60)
-        result = {'answered': len(got), 'converted': sum(1 for g in got if g[2] != 0)}
-    elif mode == 'own-silently':
-        w = window()
-        x.XSetSelectionOwner.argtypes = [P, L, L, L]
-        x.XSetSelectionOwner(dpy, CLIPBOARD, w, 0)
-        x.XSync(dpy, 0)
-        print(json.dumps({'owned': True}))
+            got = notifications(count, 60)
+            result = {'answered': len(got), 'converted': sum(1 for g in got if g[2] != 0)}
+        elif mode == 'own-silently':
+            w = window()
+            x.XSetSelectionOwner.argtypes = [P, L, L, L]
+            x.XSetSelectionOwner(dpy, CLIPBOARD, w, 0)
+            x.XSync(dpy, 0)
+            print(json.dumps({'owned': True}))
+            sys.stdout.flush()
+            time.sleep(float(sys.argv[2]))  # and never answer a request
+            sys.exit(0)
+        print(json.dumps(result))
         sys.stdout.flush()
-        time.sleep(float(sys.argv[2]))  # and never answer a request
-        sys.exit(0)
-    print(json.dumps(result))
-    sys.stdout.flush()
-    """#
+        """#
