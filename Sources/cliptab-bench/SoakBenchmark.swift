@@ -194,7 +194,10 @@ final class SoakPool {
     func send(_ slot: Int, _ message: BusMessage, done: @escaping (String?, UInt64) -> Void) throws {
         let start = MonotonicClock.nanoseconds()
         inFlight[slot] += 1
-        try connections[slot].call(message, timeoutMilliseconds: 60_000) { [unowned self] result in
+        // Weak: the connections complete their calls in flight as they close, which they do
+        // while this object is being destroyed.
+        try connections[slot].call(message, timeoutMilliseconds: 60_000) { [weak self] result in
+            guard let self else { return }
             self.inFlight[slot] -= 1
             var error: String?
             if case .failure(let failure) = result { error = failure.name }

@@ -46,8 +46,10 @@ final class CallPool {
         nextCall += 1
         handlers[slot][number] = { result in handler(result, (MonotonicClock.nanoseconds() - start) / 1000) }
         inFlight[slot] += 1
-        try connections[slot].call(message, timeoutMilliseconds: timeout) { [unowned self] result in
-            guard self.generations[slot] == generation,
+        // Weak: closing a connection completes its calls in flight with `Disconnected`, and the
+        // pool's own connections close while the pool is being destroyed.
+        try connections[slot].call(message, timeoutMilliseconds: timeout) { [weak self] result in
+            guard let self, self.generations[slot] == generation,
                 let handler = self.handlers[slot].removeValue(forKey: number)
             else { return }
             self.inFlight[slot] -= 1
