@@ -175,22 +175,28 @@ struct PasteToFocusTests {
     @Test func previousImageAndHTMLArePutBack() throws {
         let desk = try Self.desk()
         let field = try TextFieldProgram.tk(on: desk)
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array(repeating: 7, count: 300_000)
+        let png: [UInt8] =
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]
+            + Array(repeating: 7, count: 300_000)
         try desk.ownClipboardElsewhere(png, target: "image/png")
         #expect(try desk.paste("t"))
         #expect(field.waitForText(Self.cell))
-        #expect(try desk.run("xclip", ["-selection", "clipboard", "-t", "image/png", "-o"]).standardOutput == png)
+        #expect(
+            try desk.run("xclip", ["-selection", "clipboard", "-t", "image/png", "-o"]).standardOutput == png)
         #expect(!desk.log.contains("nothing to restore"), "\(desk.log)")
 
         #expect(try desk.paste("s"))
         #expect(field.waitForText(Self.cell + "hunter2"))
-        #expect(try desk.run("xclip", ["-selection", "clipboard", "-t", "image/png", "-o"]).standardOutput == png)
+        #expect(
+            try desk.run("xclip", ["-selection", "clipboard", "-t", "image/png", "-o"]).standardOutput == png)
 
         let html = Array("<b>bold</b> and more".utf8)
         try desk.ownClipboardElsewhere(html, target: "text/html")
         #expect(try desk.paste("t"))
         #expect(field.waitForText(Self.cell + "hunter2" + Self.cell))
-        #expect(try desk.run("xclip", ["-selection", "clipboard", "-t", "text/html", "-o"]).standardOutput == html)
+        #expect(
+            try desk.run("xclip", ["-selection", "clipboard", "-t", "text/html", "-o"]).standardOutput == html
+        )
     }
 
     /// Without XTEST: ClipboardUnavailable naming it, and the clipboard untouched.
