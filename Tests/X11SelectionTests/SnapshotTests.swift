@@ -46,7 +46,8 @@ struct SnapshotTests {
     @Test func textTargetsTheMarkAndTheByteBudget() throws {
         let harness = try Harness()
         let text = Array("grüße, Welt".utf8)
-        let owner = try harness.startOwner(["python3", "-c", MarkedClipboardOwner.script, "secret"], text: text)
+        let owner = try harness.startOwner(
+            ["python3", "-c", MarkedClipboardOwner.script, "secret"], text: text)
         defer { owner.terminate(graceMilliseconds: 1000) }
         let kept = try #require(try snapshot(harness)?.get())
         #expect(kept.formatCount >= 2 && kept.markedSecret, "Tk offers UTF8_STRING and STRING at least")
