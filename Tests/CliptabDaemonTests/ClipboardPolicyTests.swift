@@ -218,6 +218,20 @@ import Testing
         #expect(daemon.clipboard.owner[.clipboard] == .other && daemon.clipboard.copies.count == 1)
     }
 
+    /// The user copies right after the target's read, before this daemon has seen it: the
+    /// restore asks to replace the pasted copy only, and the newer copy stays.
+    @Test func restoreReplacesOnlyThePastedCopy() throws {
+        let (daemon, _, _) = try Self.daemon()
+        daemon.clipboard.takenByAnotherProgram(offering: "before")
+        let outcome = try Self.paste(daemon)
+        daemon.clipboard.read(by: 7)
+        daemon.turn()
+        daemon.clipboard.takenUnseen(offering: "copied meanwhile")
+        daemon.advance(100)
+        #expect(outcome.delivered == true)
+        #expect(daemon.clipboard.owner[.clipboard] == .other, "the restore overwrote a newer copy")
+    }
+
     /// A paste touches CLIPBOARD only: PRIMARY keeps what it had, even when copies also
     /// take PRIMARY; a password manager's text put back never reaches PRIMARY.
     @Test func pasteTouchesOnlyTheClipboard() throws {

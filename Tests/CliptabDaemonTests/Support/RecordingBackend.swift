@@ -68,6 +68,9 @@ final class RecordingBackend: SelectionBackend {
     private(set) var owner: [ClipboardSelection: Owner] = [:]
     private(set) var served: [ClipboardSelection: (content: SelectionContent, secret: Bool)] = [:]
     private var lastStamp: UInt64 = 0
+    /// Selections another program took whose loss this daemon has not seen yet: the stamp
+    /// it still believes current (as an X11 SelectionClear not yet read).
+    private var unseenTaker: [ClipboardSelection: OwnershipStamp] = [:]
     private var pending: [SelectionEvent] = []
 
     /// Makes an empty clipboard with `settings`.
@@ -95,11 +98,12 @@ final class RecordingBackend: SelectionBackend {
         throws -> OwnershipStamp
     {
         if let refusal { throw CliptabError(.clipboardUnavailable, refusal) }
-        if let replacing, owner[selection] != .daemon(replacing) {
+        if let replacing, owner[selection] != .daemon(replacing) || unseenTaker[selection] != nil {
             throw CliptabError(.clipboardUnavailable, "another program took \(selection) since")
         }
         lastStamp += 1
         let stamp = OwnershipStamp(rawValue: lastStamp)
+        unseenTaker[selection] = nil
         owner[selection] = .daemon(stamp)
         served[selection] = (content, secret)
         switch content {
@@ -121,6 +125,7 @@ final class RecordingBackend: SelectionBackend {
 
     func currentStamp(_ selection: ClipboardSelection) -> OwnershipStamp? {
         if case .daemon(let stamp) = owner[selection] { return stamp }
+        if let stale = unseenTaker[selection] { return stale }
         return nil
     }
 
@@ -184,10 +189,21 @@ final class RecordingBackend: SelectionBackend {
         offeredSaved = .success(Saved(formats: ["UTF8_STRING": Array(text.utf8)], markedSecret: markedSecret))
     }
 
+    /// Another program takes CLIPBOARD, but the news has not reached this daemon: it still
+    /// believes its ownership current; only a replacing `own` learns otherwise (the X
+    /// server's time rule), an ordinary `own` takes it back.
+    func takenUnseen(offering text: String) {
+        guard case .daemon(let stamp) = owner[.clipboard] else { return }
+        unseenTaker[.clipboard] = stamp
+        owner[.clipboard] = .other
+        served[.clipboard] = nil
+        offered = .success(ClipboardText(text: text, isMarkedSecret: false))
+    }
+
     /// A program `reader` reads the current CLIPBOARD ownership (the whole text when
     /// `delivered`).
     func read(by reader: UInt64?, delivered: Bool = true) {
-        guard case .daemon(let stamp) = owner[.clipboard] else { return }
+        guard let stamp = currentStamp(.clipboard) else { return }
         pending.append(.served(.clipboard, stamp, reader: reader, textDelivered: delivered))
     }
 }
