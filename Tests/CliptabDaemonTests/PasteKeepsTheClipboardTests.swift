@@ -97,6 +97,49 @@ struct PasteKeepsTheClipboardTests {
         #expect(errors.filter { $0.contains("did not fetch the text within 400 ms") }.count == 5, "\(errors)")
     }
 
+    /// ClipboardChanged during a paste of another row over a copy of ours: one signal at
+    /// its end, naming the row put back, and never "not owned" while cliptabd owns it.
+    @Test func signalsDuringAPaste() throws {
+        let desk = try PasteToFocusTests.desk()
+        let field = try TextFieldProgram.tk(on: desk)
+        try desk.call("InsertRow", [s("t"), i(0), i(1), s("copied")])
+        let listener = try BusConnection.connect(address: desk.daemon.bus.address)
+        try listener.addMatch(
+            "type='signal',interface='io.github.cliptab.Cliptab1',member='ClipboardChanged'")
+        _ = try desk.call("Copy", [s("t"), i(0), i(1)])
+        #expect(try desk.paste("t"))
+        #expect(field.waitForText(PasteToFocusTests.cell))
+        try desk.call("ClearClipboard")
+        var signals: [[BusValue]] = []
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while signals.count < 3 && MonotonicClock.milliseconds() < deadline {
+            if let message = listener.readMessage(timeoutMilliseconds: 200),
+                message.member == "ClipboardChanged"
+            {
+                signals.append(try message.readValues())
+            }
+        }
+        #expect(signals.map { $0.first } == [.boolean(true), .boolean(true), .boolean(false)], "\(signals)")
+        #expect(
+            signals.count == 3 && signals[0] == signals[1], "the paste's end did not name the row put back")
+    }
+
+    /// Under XWayland with a Wayland window focused no X11 window has the focus: the paste
+    /// says so and leaves the clipboard alone.
+    @Test func waylandWindowIsNamed() throws {
+        let desk = try PasteDesk(config: nil, environment: ["WAYLAND_DISPLAY": "wayland-7"])
+        try desk.call("CreateTable", [s("t")])
+        try desk.call("InsertRow", [s("t"), i(0), i(0), s("snippet")])
+        try desk.ownClipboardElsewhere(Array("kept".utf8))
+        let reply = try desk.call("PasteToFocusWithReason", [s("t"), i(0), i(0), .uint32(0)])
+        #expect(reply.first == .boolean(false))
+        guard case .string(let reason) = reply.last else { throw FixtureError("no reason in \(reply)") }
+        #expect(
+            reason.contains("belongs to Wayland (wayland-7)") && reason.contains("X11 cannot type into it"),
+            "\(reason)")
+        #expect(try desk.clipboard() == "kept")
+    }
+
     /// After a paste the user's content is served by cliptabd; at exit it goes to the
     /// clipboard manager (SAVE_TARGETS) like any copy, so the clipboard is not emptied.
     @Test func contentPutBackIsHandedToTheManagerAtExit() throws {

@@ -170,8 +170,8 @@ struct PasteToFocusTests {
         #expect(desk.log.contains("did not fetch the text within 300 ms"), "\(desk.log)")
     }
 
-    /// The previous owner offers an image and HTML: every format comes back after the paste,
-    /// byte for byte, for a pasted secret too.
+    /// The previous owner offers an image, HTML or a file list: every format comes back after
+    /// the paste, byte for byte, for a pasted secret too.
     @Test func previousImageAndHTMLArePutBack() throws {
         let desk = try Self.desk()
         let field = try TextFieldProgram.tk(on: desk)
@@ -197,6 +197,14 @@ struct PasteToFocusTests {
         #expect(
             try desk.run("xclip", ["-selection", "clipboard", "-t", "text/html", "-o"]).standardOutput == html
         )
+
+        let files = Array("file:///tmp/a%20b.txt\r\nfile:///tmp/c.png\r\n".utf8)
+        try desk.ownClipboardElsewhere(files, target: "text/uri-list")
+        #expect(try desk.paste("t"))
+        #expect(field.waitForText(Self.cell + "hunter2" + Self.cell + Self.cell))
+        #expect(
+            try desk.run("xclip", ["-selection", "clipboard", "-t", "text/uri-list", "-o"]).standardOutput
+                == files)
     }
 
     /// Without XTEST: ClipboardUnavailable naming it, and the clipboard untouched.
