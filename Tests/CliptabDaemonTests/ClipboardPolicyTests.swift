@@ -192,17 +192,21 @@ import Testing
         #expect(daemon.clipboard.servedText() == "saved:image/png,text/html")
     }
 
-    /// No window to type into: the paste answers why at once and touches nothing.
-    @Test func noTargetLeavesTheClipboardAlone() throws {
-        let (daemon, _, _) = try Self.daemon()
+    /// No window to type into: the paste answers why at once and copies the text instead,
+    /// for a paste by hand; without keys at all it fails and touches nothing.
+    @Test func noTargetCopiesInstead() throws {
+        let (daemon, t, _) = try Self.daemon()
         daemon.clipboard.takenByAnotherProgram(offering: "kept")
         daemon.keys.refusal = NoPasteTarget("no window has the input focus, so no keystroke was sent")
         let outcome = try Self.paste(daemon)
         #expect(outcome.delivered == false && outcome.reason.contains("no window has the input focus"))
-        #expect(daemon.clipboard.copies.isEmpty && daemon.keys.chords.isEmpty)
+        #expect(outcome.reason.contains("the text is on the clipboard instead"))
+        #expect(daemon.clipboard.servedText() == "one" && daemon.keys.chords.isEmpty)
+        #expect(daemon.clipboardChanges.last == .init(owned: true, rowID: t[0]))
+        daemon.clipboard.takenByAnotherProgram(offering: "kept")
         daemon.keys.refusal = CliptabError(.clipboardUnavailable, "the X server has no XTEST")
         let failed = try Self.paste(daemon)
-        #expect(failed.error?.code == .clipboardUnavailable && daemon.clipboard.copies.isEmpty)
+        #expect(failed.error?.code == .clipboardUnavailable && daemon.clipboard.copies.count == 1)
     }
 
     /// Another program copies while the target has not fetched yet: the restore never

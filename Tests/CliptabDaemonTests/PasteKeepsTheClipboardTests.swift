@@ -125,7 +125,7 @@ struct PasteKeepsTheClipboardTests {
     }
 
     /// Under XWayland with a Wayland window focused no X11 window has the focus: the paste
-    /// says so and leaves the clipboard alone.
+    /// says so and leaves the text on the clipboard, to paste by hand.
     @Test func waylandWindowIsNamed() throws {
         let desk = try PasteDesk(config: nil, environment: ["WAYLAND_DISPLAY": "wayland-7"])
         try desk.call("CreateTable", [s("t")])
@@ -137,7 +137,7 @@ struct PasteKeepsTheClipboardTests {
         #expect(
             reason.contains("belongs to Wayland (wayland-7)") && reason.contains("X11 cannot type into it"),
             "\(reason)")
-        #expect(try desk.clipboard() == "kept")
+        #expect(try desk.clipboard() == "snippet")
     }
 
     /// After a paste the user's content is served by cliptabd; at exit it goes to the

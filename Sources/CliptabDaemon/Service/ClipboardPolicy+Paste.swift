@@ -9,9 +9,10 @@ import CliptabCore
 /// long. The restore follows the first complete text transfer to the target after the
 /// chord, once the target has been quiet for `settle_ms`; reads by others (a clipboard
 /// manager fetching every new owner's text) prove nothing where the backend names readers.
-/// Whatever happens — delivered, not fetched in time, chord refused — the saved content is
-/// put back, unless another program took the clipboard meanwhile: a restore replaces only
-/// the pasted copy, never a newer one.
+/// Whatever happens once the chord is due — delivered, not fetched in time, chord refused —
+/// the saved content is put back, unless another program took the clipboard meanwhile: a
+/// restore replaces only the pasted copy, never a newer one. With no window to type into,
+/// the text is copied instead, for a paste by hand.
 extension ClipboardPolicy {
     /// Starts a paste of `text` (row `rowID`) from `caller`; it waits behind one under way.
     ///
@@ -62,11 +63,18 @@ extension ClipboardPolicy {
     private func begin(_ run: PasteRun) {
         current = run
         run.phase = .readingPrevious
-        // Nothing is touched when nothing can be typed into: say why at once.
+        // Nothing to type into: the text becomes a plain copy, for a paste by hand, and
+        // the reply says why at once.
         do {
             run.target = try injector?.focusedTarget()
         } catch let refusal as NoPasteTarget {
-            run.reason = refusal.reason
+            do {
+                try copy(run.text, isSecret: run.isSecret, rowID: run.rowID)
+                run.reason = refusal.reason + "; the text is on the clipboard instead, to paste by hand"
+            } catch {
+                run.reason = refusal.reason
+                run.notes.append("the text could not be copied either: \(error)")
+            }
             return finish(run)
         } catch {
             return fail(run, Self.clipboardError(error))
