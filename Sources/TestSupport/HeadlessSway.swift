@@ -67,7 +67,9 @@ public final class HeadlessSway {
         let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
         var found: String?
         while found == nil {
-            found = Self.socket(in: runtimeDirectory)
+            // The socket's file appears when it is bound, a moment before sway listens on it.
+            let runtime = runtimeDirectory
+            found = Self.socketName(in: runtime).flatMap { Self.accepts("\(runtime)/\($0)") ? $0 : nil }
             if found != nil { break }
             if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -196,13 +198,34 @@ public final class HeadlessSway {
     }
 
     /// The Wayland socket in `directory` (`wayland-N`, beside its `.lock`), if there is one.
-    private static func socket(in directory: String) -> String? {
+    private static func socketName(in directory: String) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.first { name in
             guard name.hasPrefix("wayland-"), !name.hasSuffix(".lock") else { return false }
             var status = stat()
             return stat("\(directory)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
         }
+    }
+
+    /// True when a client can connect to the Unix socket at `path` now.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
     }
 
     /// What every program of the session gets: no X11 display, no session bus, no other
