@@ -81,6 +81,17 @@ public final class HeadlessSway {
             usleep(5000)
         }
         socketName = found!
+        // sway listens before its main loop runs, and a SIGTERM that comes before the loop
+        // is lost (stopping then took the full 2 s grace): an IPC answer shows the loop runs.
+        while true {
+            let answer = try? run("swaymsg", ["-t", "get_version"], environment: swaymsgEnvironment())
+            if answer?.termination == .exited(0) { break }
+            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
+                process.terminate(graceMilliseconds: 2000)
+                throw FixtureError("sway did not answer on its IPC socket in \(timeoutMilliseconds) ms")
+            }
+            usleep(5000)
+        }
     }
 
     /// The environment of a program in the session: `PATH`, `HOME`, `XDG_RUNTIME_DIR`,
