@@ -48,7 +48,8 @@ let package = Package(
         .target(
             name: "CliptabDaemon",
             dependencies: [
-                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "Posix",
+                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "WaylandSelection",
+                "Posix",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]

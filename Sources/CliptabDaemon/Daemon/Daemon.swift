@@ -112,11 +112,9 @@ public final class Daemon {
             configurator: configurator, configuration: configuration,
             tables: TableService(catalog: store.catalog, persistence: store.store)
         ) { settings in
-            let backend = X11SelectionBackend(display: display, settings: settings)
-            let clipboard = ClipboardPolicy(
-                backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
-                settings: settings, clock: MonotonicClock.milliseconds)
+            let clipboard = makeClipboard(settings, choice: configuration.backend)
             self.clipboard = clipboard
+            Log.line("clipboard: \(clipboard.backend.summary)")
             return clipboard
         }
         self.configured = configured
@@ -184,6 +182,33 @@ public final class Daemon {
                 path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
         }
         return bus
+    }
+
+    /// The clipboard over the backend `choice` names: Wayland's data-control where the
+    /// session has it (or where it is asked for), X11 otherwise.
+    private func makeClipboard(_ settings: ClipboardSettings, choice: ClipboardBackendChoice)
+        -> ClipboardPolicy
+    {
+        var note: String?
+        if choice != .x11, let waylandDisplay {
+            let backend = WaylandSelectionBackend(display: waylandDisplay, settings: settings)
+            if choice == .wayland || backend.connectError == nil {
+                let injector = UnavailableInjector(
+                    reason:
+                        "cliptabd cannot type into the focused window on Wayland yet (the Wayland backend has no key injector)"
+                )
+                return ClipboardPolicy(
+                    backend: backend, injector: injector, settings: settings,
+                    clock: MonotonicClock.milliseconds)
+            }
+            note =
+                "the compositor at \(waylandDisplay) offers no data-control (\(backend.connectError ?? "")); Wayland "
+                + "programs get copies only where it bridges them"
+        }
+        let backend = X11SelectionBackend(display: display, settings: settings, waylandNote: note)
+        return ClipboardPolicy(
+            backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
+            settings: settings, clock: MonotonicClock.milliseconds)
     }
 
     /// Tells the clipboard when a caller leaves the bus, so that a paste it asked for and

@@ -27,10 +27,23 @@ public final class X11SelectionBackend: SelectionBackend {
     private var events: [SelectionEvent] = []
 
     /// Makes a backend for `display` (nil: no display); connects on first use.
-    public init(display: String?, settings: ClipboardSettings) {
+    ///
+    /// `waylandNote`, when the session is Wayland, says why X11 serves it (its words go into
+    /// `summary`).
+    public init(display: String?, settings: ClipboardSettings, waylandNote: String? = nil) {
         self.display = display.flatMap { $0.isEmpty ? nil : $0 }
         self.settings = settings
+        self.waylandNote = waylandNote
         connectIfNeeded(now: MonotonicClock.milliseconds())
+    }
+
+    private let waylandNote: String?
+
+    /// The backend in words: `x11 (:0)`, or through XWayland with the reason.
+    public var summary: String {
+        let name = display ?? "no display"
+        guard let waylandNote else { return "x11 (\(name))" }
+        return "x11 through XWayland (\(name)): \(waylandNote)"
     }
 
     // MARK: - Connection

@@ -79,6 +79,8 @@ public enum SelectionEvent: Equatable, Sendable {
 public protocol SelectionBackend: AnyObject {
     /// What it can do.
     var capabilities: SelectionCapabilities { get }
+    /// The backend in words, for `cliptab status` and the log: which one, and where.
+    var summary: String { get }
     /// The settings in force (read bounds and timeouts); a reload puts new ones here.
     var settings: ClipboardSettings { get set }
 

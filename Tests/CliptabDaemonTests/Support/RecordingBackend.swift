@@ -38,6 +38,8 @@ final class RecordingBackend: SelectionBackend {
         case other
     }
 
+    /// Names itself as the tests' backend.
+    var summary: String { "recording (in memory)" }
     /// Declares PRIMARY and named readers, as X11 does.
     var capabilities = SelectionCapabilities(primary: true, namesReaders: true)
     /// The settings in force (a reload puts new ones here).
