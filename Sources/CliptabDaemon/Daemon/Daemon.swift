@@ -30,6 +30,8 @@ public final class Daemon {
     private var clipboard: X11Clipboard?
     private var bus: BusConnection?
     private var publisher: SignalPublisher?
+    /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
+    private var menuLauncher = MenuLauncher()
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -118,6 +120,7 @@ public final class Daemon {
         let service = configured.service
         clipboard?.onLost = { service.clipboardChanged(owned: false, rowID: 0) }
         let bus = try connect(service)
+        try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
         let publisher = SignalPublisher(bus: bus, tables: service.tables)
         service.tables.onEvent = { publisher.publish($0) }
@@ -179,6 +182,29 @@ public final class Daemon {
                 path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
         }
         return bus
+    }
+
+    /// Registers the desktops' own search over `service`: GNOME Shell's search provider
+    /// and KRunner's runner, each at an object of its own.
+    private func registerDesktopSearch(
+        on bus: BusConnection, service: DaemonService, configurator: Configurator
+    ) throws(StartFailure) {
+        let launcher = menuLauncher
+        let search = DesktopSearch(
+            service: service, settings: { [unowned configurator] in configurator.current.search }
+        ) {
+            words, table in try launcher.open(words: words, table: table)
+        }
+        try step("Failed to register \(DesktopSearchBus.searchProviderPath)") {
+            try bus.registerObject(
+                path: DesktopSearchBus.searchProviderPath,
+                interfaces: [SearchProviderInterface(search: search).makeInterface()])
+        }
+        try step("Failed to register \(DesktopSearchBus.runnerPath)") {
+            try bus.registerObject(
+                path: DesktopSearchBus.runnerPath,
+                interfaces: [KRunnerInterface(search: search).makeInterface()])
+        }
     }
 
     /// Refuses calls carrying more array elements than any call on the largest table needs.
