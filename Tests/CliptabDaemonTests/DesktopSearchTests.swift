@@ -59,6 +59,10 @@ struct DesktopSearchTests {
         let items = try shell.initialResults(["shell", "item"])
         #expect(try shell.metas(items).map(\.name) == (0..<5).map { "item \($0)" })
         #expect(try shell.initialResults(["nothing-matches"]).isEmpty)
+        // A reload applies a new cap at once.
+        try desk.daemon.rewriteConfig("[search]\nactivate = copy\nmax_results = 2\n")
+        #expect(try desk.daemon.reload() == [])
+        #expect(try shell.initialResults(["item"]).count == 2)
 
         // Activation puts the row on the clipboard.
         let activated = try shell.provider("ActivateResult", "(sasu)", [narrowed[0], ["hello", "world"], 0])
