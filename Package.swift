@@ -96,7 +96,7 @@ let package = Package(
                 "PopupWindow", "TestSupport",
             ]),
 
-        // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories,
+        // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
         // the seeded random of every randomized test. No D-Bus and no model, so that the
         // wrapper modules' tests link only what they test.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
@@ -116,6 +116,7 @@ let package = Package(
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
+        .testTarget(name: "WaylandSelectionTests", dependencies: ["Posix", "TestSupport"]),
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [
