@@ -23,10 +23,12 @@ enum SearchBenchmark {
             lines += "## Section \(s) of the snippets\n"
             for r in 0..<rowsPerSection { lines += "snippet \(r) of section \(s): some text to paste\n" }
         }
-        try session.call(searcher, "ImportTable", [.string("t"), .string("lines"), .string(lines), .boolean(false)])
+        try session.call(
+            searcher, "ImportTable", [.string("t"), .string("lines"), .string(lines), .boolean(false)])
         // A hundred named rows, so that the name look-up is part of every row's cost.
         for r in 0..<100 {
-            try session.call(searcher, "SetRowName", [.string("t"), .int32(Int32(r)), .int32(0), .string("n\(r)")])
+            try session.call(
+                searcher, "SetRowName", [.string("t"), .int32(Int32(r)), .int32(0), .string("n\(r)")])
         }
         func search(_ terms: [String]) throws -> BusMessage {
             let message = try BusMessage.methodCall(
@@ -36,7 +38,9 @@ enum SearchBenchmark {
             return message
         }
         let revision = { _ = try session.call(other, "GetRevision", [.string("t")]) }
-        print("== search (release cliptabd; \(sections * rowsPerSection) rows in \(sections) sections, 100 named)")
+        print(
+            "== search (release cliptabd; \(sections * rowsPerSection) rows in \(sections) sections, 100 named)"
+        )
         let widths = [58, 12, 14, 8, 10]
         Report.row(["case", "median ms", "GetRevision ms", "ratio", "goal"], widths)
         for (title, terms) in [
@@ -73,7 +77,9 @@ enum SearchBenchmark {
             [
                 "another client's GetRevision behind 5 searches (max of 21)",
                 Report.number(Double(waits[waits.count / 2]) / 1e6, 2), "", "",
-                worst <= 100 ? "≤ 100 met (max \(Report.number(worst, 1)))" : "≤ 100 MISSED (max \(Report.number(worst, 1)))",
+                worst <= 100
+                    ? "≤ 100 met (max \(Report.number(worst, 1)))"
+                    : "≤ 100 MISSED (max \(Report.number(worst, 1)))",
             ], widths)
     }
 }
