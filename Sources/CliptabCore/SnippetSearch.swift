@@ -141,8 +141,9 @@ public enum SnippetSearch {
         return found
     }
 
-    /// Whether `term` (lowercased) occurs in `bytes` with ASCII letters folded to lower
-    /// case, whether `bytes` has a byte outside ASCII before the match (or at all), and the
+    /// Whether `term` (lowercased) occurs in `bytes` with ASCII letters folded to lower case.
+    ///
+    /// Also whether `bytes` has a byte outside ASCII before the match (or at all), and the
     /// steps spent: one per byte of `bytes`, and one per byte compared after a first byte
     /// matched. It stops, not found, once the steps pass `limit`.
     static func find(_ term: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, limit: Int)

@@ -77,9 +77,11 @@ public final class DesktopSearch {
         return hit
     }
 
-    /// Pastes the result's row into the focused window, or copies it (`activation` nil:
-    /// `[search] activate`); a paste the daemon cannot make (no XTEST, no X display) copies.
-    /// `completion` runs once the row is on the clipboard (or the paste is over).
+    /// Pastes the result's row into the focused window, or copies it.
+    ///
+    /// `activation` nil does what `[search] activate` says; a paste the daemon cannot make
+    /// (no XTEST, no X display) copies. `completion` runs once the row is on the clipboard
+    /// (or the paste is over).
     public func activate(
         _ identifier: String, as activation: SearchSettings.Activation? = nil,
         completion: @escaping (Result<Void, Error>) -> Void
