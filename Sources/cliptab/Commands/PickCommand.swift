@@ -2,6 +2,7 @@
 import CliptabContract
 import DBus
 import Glibc
+import Posix
 
 /// `cliptab pick [TABLE] [--launcher L] [--action A]`: choose a row with dmenu, rofi, fzf,
 /// wofi or any line picker, then paste, copy or print it.
@@ -47,35 +48,32 @@ struct PickCommand: CLICommand {
     /// Offers the rows, maps the choice back to its id, and acts on that row.
     func run(_ context: CommandContext) throws {
         let launcher = try named ?? LauncherChoice.choose()
+        // With TABLE, the launcher starts before anything else: its own start-up (display,
+        // fonts) overlaps connecting to the bus and fetching the rows, which it would wait
+        // for anyway. Whatever fails on the way stops it again.
         let table: String
+        let running: ChildProcess
         if let given = self.table {
             table = given
+            running = try launcher.start(prompt: table)
         } else {
             let names = try context.call("ListTables").strings(0)
             guard let index = try choose(names, prompt: "table", launcher) else { throw nothingChosen }
             table = names[index]
+            running = try launcher.start(prompt: table)
         }
         var ids: [UInt64] = []
         var lines: [String] = []
-        let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
-        for (section, fields) in sections.enumerated() {
-            let header = (try? fields.string(at: 0)) ?? ""
-            let rows: [BusIDText]
-            do {
-                rows = try context.replyMessage(
-                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
-                ).readIDTextArray()
-            } catch let error as BusError {
-                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
-            }
-            for row in rows {
-                ids.append(row.id)
-                lines.append(
-                    header.isEmpty
-                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
-            }
+        do {
+            let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
+            try fetch(table, sections, context, into: &ids, &lines)
+        } catch {
+            running.terminate(graceMilliseconds: 500)
+            throw error
         }
-        guard let index = try choose(lines, prompt: table, launcher) else { throw nothingChosen }
+        let (output, succeeded) = launcher.finish(
+            running, lines.enumerated().map { launcher.line($0.offset, $0.element) })
+        guard succeeded, let index = launcher.chosen(output, count: lines.count) else { throw nothingChosen }
         let found = try context.call("Locate", [.uint64(ids[index])])
         guard try found.string(0) == table else {
             throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
@@ -92,6 +90,30 @@ struct PickCommand: CLICommand {
             } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
                 // A daemon from before PasteToFocus: copying is the next best thing.
                 _ = try context.call("Copy", path)
+            }
+        }
+    }
+
+    /// Fetches the rows of `sections` of `table`: their ids, and their lines for the launcher.
+    private func fetch(
+        _ table: String, _ sections: [[BusValue]], _ context: CommandContext, into ids: inout [UInt64],
+        _ lines: inout [String]
+    ) throws {
+        for (section, fields) in sections.enumerated() {
+            let header = (try? fields.string(at: 0)) ?? ""
+            let rows: [BusIDText]
+            do {
+                rows = try context.replyMessage(
+                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+                ).readIDTextArray()
+            } catch let error as BusError {
+                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
+            }
+            for row in rows {
+                ids.append(row.id)
+                lines.append(
+                    header.isEmpty
+                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
             }
         }
     }

@@ -97,14 +97,24 @@ struct Launcher {
     /// Returns what it printed and whether it exited with status 0. It may wait for the user
     /// as long as they like.
     func run(_ lines: [String], prompt: String) throws -> (output: String, succeeded: Bool) {
+        finish(try start(prompt: prompt), lines)
+    }
+
+    /// Starts the launcher, which waits for its lines (given to `finish`): started before the
+    /// rows are fetched, its own start-up (display, fonts) overlaps the fetch.
+    func start(prompt: String) throws -> ChildProcess {
         let commandLine = self.commandLine(prompt: prompt)
-        let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(
+            return try ChildProcess.spawn(
                 commandLine[0], Array(commandLine.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)
         } catch {
             throw CLIFailure.local("cannot run the launcher \(commandLine[0]): \(error)")
         }
+    }
+
+    /// Writes `lines` to the started launcher's stdin while reading what it prints; returns
+    /// that and whether it exited with status 0.
+    func finish(_ child: ChildProcess, _ lines: [String]) -> (output: String, succeeded: Bool) {
         var input = Array(lines.map { $0 + "\n" }.joined().utf8)
         var written = 0
         var output: [UInt8] = []
