@@ -80,6 +80,13 @@ struct DesktopSearchTests {
         #expect(bad.errorName == CliptabBus.errorPrefix + "InvalidArgument")
         let many = try shell.provider("GetInitialResultSet", "(as)", [Array(repeating: "a", count: 40)])
         #expect(many.errorName == CliptabBus.errorPrefix + "InvalidArgument")
+        let long = try shell.provider("GetInitialResultSet", "(as)", [[String(repeating: "x", count: 2_000)]])
+        #expect(long.errorName == CliptabBus.errorPrefix + "InvalidArgument")
+        let flood = try shell.provider(
+            "GetResultMetas", "(as)", [Array(repeating: narrowed[0], count: 1_001)])
+        #expect(flood.errorName == CliptabBus.errorPrefix + "LimitExceeded")
+        // The daemon still answers after every refusal.
+        #expect(try shell.initialResults(["greet"]).count == 1)
     }
 
     /// A secret table's rows are found by name or header only, shown by name or masked, and
