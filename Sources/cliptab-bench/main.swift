@@ -23,6 +23,8 @@ let suites: [String: () throws -> Void] = [
     "clipboard": ClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
+    "pick-wayland": WaylandPickBenchmark.run,
+    "search": SearchBenchmark.run,
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
 ]

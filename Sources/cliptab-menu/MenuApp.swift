@@ -38,23 +38,25 @@ final class MenuApp {
         self.settings = settings
     }
 
-    /// Shows the menu for `table` (nil: the list of tables) and returns the exit status.
-    func run(table: String?) -> Int32 {
+    /// Shows the menu for `table` (nil: the list of tables) with `filter` already typed, and
+    /// returns the exit status.
+    func run(table: String?, filter: String = "") -> Int32 {
         let setup = DisplaySetup.start(settings)
         // Fetch before grabbing: the grab must never wait on the daemon.
         let first: MenuSession.Screen
         let prompt: String
         do {
+            let list: MenuList
             if let table {
-                first = .list(
-                    .rows(table: table),
-                    MenuList(content: try tableContent(table), visibleRows: settings.rows))
+                list = MenuList(content: try tableContent(table), visibleRows: settings.rows)
+                first = .list(.rows(table: table), list)
                 prompt = table
             } else {
-                first = .list(
-                    .tables, MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows))
+                list = MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows)
+                first = .list(.tables, list)
                 prompt = "tables"
             }
+            if !filter.isEmpty { list.setFilter(filter) }
         } catch let failure as DaemonFailure {
             return report(failure)
         } catch {

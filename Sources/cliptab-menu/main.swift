@@ -9,6 +9,7 @@ SignalMask.ignoreBrokenPipe()
 var table: String?
 var configPath: String?
 var timeout: Int32 = 5000
+var filter = ""
 var words = Array(CommandLine.arguments.dropFirst())[...]
 /// How to start the daemon, for every "cannot reach it" message (as cliptab says it).
 let startHint =
@@ -19,7 +20,8 @@ func printError(_ text: String) {
 }
 /// Prints a usage error and ends the process with status 2.
 func usage(_ text: String) -> Never {
-    printError("cliptab-menu: \(text)\nusage: cliptab-menu [--config FILE] [--timeout MS] [TABLE]\n")
+    printError(
+        "cliptab-menu: \(text)\nusage: cliptab-menu [--config FILE] [--timeout MS] [--filter TEXT] [TABLE]\n")
     exit(MenuExit.usage)
 }
 while let word = words.popFirst() {
@@ -32,6 +34,9 @@ while let word = words.popFirst() {
             usage("--timeout needs milliseconds")
         }
         timeout = number
+    case "--filter":
+        guard let value = words.popFirst() else { usage("--filter needs a text") }
+        filter = value
     case "--":
         if let value = words.popFirst() { table = value }
     default:
@@ -51,7 +56,7 @@ if let path = SettingsFile.path(given: configPath), let text = SettingsFile.read
 }
 do {
     let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
-    exit(MenuApp(link: link, settings: settings).run(table: table))
+    exit(MenuApp(link: link, settings: settings).run(table: table, filter: filter))
 } catch {
     printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
     exit(MenuExit.unavailable)

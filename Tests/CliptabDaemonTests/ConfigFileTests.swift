@@ -194,7 +194,7 @@ struct ConfigFileTests {
                 "c.conf:11: rows_per_table: expected a whole number of rows from 1 to 2147483647, found \"-5\"",
                 "c.conf:12: sections_per_table: expected a whole number of sections from 1 to 2147483647, found 99999999999999999999",
                 "c.conf:14: level: expected one of error, warning, info, debug, found \"verbose\"",
-                "c.conf:15: unknown section [logging] (known: [clipboard], [store], [limits], [log], [paste_to_focus], [cli], [menu], [table \"NAME\"])",
+                "c.conf:15: unknown section [logging] (known: [clipboard], [store], [limits], [log], [paste_to_focus], [cli], [search], [menu], [table \"NAME\"])",
                 "c.conf:17: [table \"a/b\"]: table name \"a/b\" contains \"/\", which is not allowed",
                 "c.conf:20: actions: expected action names from \"copy cut paste delete move edit insert\", or all, or none, found \"launch\"",
                 "c.conf:21: secret: expected true or false, found \"maybe\"",
@@ -207,6 +207,28 @@ struct ConfigFileTests {
                 == true)
         #expect(problems("[table \"t\"]\nactions =").first?.contains("found nothing") == true)
         #expect(parse("[store]\ndata_dir = ~/x", home: nil).problems.first?.message.contains("HOME") == true)
+    }
+
+    /// `[search]`: its keys reach the configuration, and values that do not fit are named.
+    @Test func searchKeys() {
+        let parsed = parse("[search]\nactivate = copy\nmax_results = 1000\n")
+        #expect(parsed.problems == [])
+        var expected = DaemonConfiguration()
+        expected.search.activate = .copy
+        expected.search.maxResults = 1000
+        #expect(parsed.configuration == expected)
+        #expect(DaemonConfiguration().search == SearchSettings())
+        #expect(SearchSettings().activate == .paste && SearchSettings().maxResults == 20)
+        #expect(
+            problems("[search]\nactivate = type\nmax_results = 0\nlimit = 3\n") == [
+                "c.conf:2: activate: expected paste or copy, found \"type\"",
+                "c.conf:3: max_results: expected a whole number of results from 1 to 1000, found 0",
+                "c.conf:4: unknown key \"limit\" in [search] (known: activate, max_results)",
+            ])
+        #expect(
+            problems("[search]\nmax_results = 1001\n") == [
+                "c.conf:2: max_results: expected a whole number of results from 1 to 1000, found 1001"
+            ])
     }
 
     /// Two sections for one table are one table; a key set in both is reported.

@@ -40,7 +40,40 @@ struct InstallTests {
             "share/fish/vendor_completions.d/cliptab.fish",
             "share/dbus-1/services/io.github.cliptab.Cliptab1.service", "share/doc/cliptab/cliptab.conf",
             "share/man/man1/cliptab.1", "share/man/man5/cliptab.conf.5", "share/man/man8/cliptabd.8",
+            "share/applications/\(DesktopSearchBus.desktopID)",
+            "share/gnome-shell/search-providers/io.github.cliptab.Cliptab.search-provider.ini",
+            "share/krunner/dbusplugins/io.github.cliptab.Cliptab.desktop",
         ].sorted()
+    }
+
+    /// The search provider's ini names the daemon's bus name, the provider's object and the
+    /// installed application entry; KRunner's plugin names the bus name and the runner's object.
+    static func checkDesktopSearch(_ installed: String) throws {
+        let provider = try String(
+            contentsOfFile:
+                "\(installed)/share/gnome-shell/search-providers/io.github.cliptab.Cliptab.search-provider.ini",
+            encoding: .utf8)
+        let group = "Shell Search Provider"
+        #expect(SystemdUnitTests.values(provider, group, "DesktopId") == [DesktopSearchBus.desktopID])
+        #expect(SystemdUnitTests.values(provider, group, "BusName") == [CliptabBus.name])
+        #expect(
+            SystemdUnitTests.values(provider, group, "ObjectPath") == [DesktopSearchBus.searchProviderPath])
+        #expect(SystemdUnitTests.values(provider, group, "Version") == ["2"])
+        #expect(
+            FileManager.default.fileExists(
+                atPath: "\(installed)/share/applications/\(DesktopSearchBus.desktopID)"))
+        let runner = try String(
+            contentsOfFile: "\(installed)/share/krunner/dbusplugins/io.github.cliptab.Cliptab.desktop",
+            encoding: .utf8)
+        #expect(SystemdUnitTests.values(runner, "Desktop Entry", "X-Plasma-API") == ["DBus"])
+        #expect(
+            SystemdUnitTests.values(runner, "Desktop Entry", "X-Plasma-DBusRunner-Service") == [
+                CliptabBus.name
+            ])
+        #expect(
+            SystemdUnitTests.values(runner, "Desktop Entry", "X-Plasma-DBusRunner-Path") == [
+                DesktopSearchBus.runnerPath
+            ])
     }
 
     func mode(_ path: String) -> mode_t {
@@ -73,15 +106,27 @@ struct InstallTests {
         let activation = try String(
             contentsOfFile: "\(installed)/share/dbus-1/services/\(CliptabBus.name).service", encoding: .utf8)
         #expect(SystemdUnitTests.values(activation, "D-BUS Service", "Exec") == ["/usr/bin/cliptabd"])
-        for text in [unit, activation] {
+        let application = try String(
+            contentsOfFile: "\(installed)/share/applications/\(DesktopSearchBus.desktopID)", encoding: .utf8)
+        #expect(SystemdUnitTests.values(application, "Desktop Entry", "Exec") == ["/usr/bin/cliptab menu"])
+        for text in [unit, activation, application] {
             #expect(!text.contains("@bindir@") && !text.contains(stage))
         }
+        try Self.checkDesktopSearch(installed)
         // Everything but the two substituted templates is copied as it is.
         let copies = [
             ("config/cliptab.conf", "share/doc/cliptab/cliptab.conf"),
             ("config/man/cliptab.1", "share/man/man1/cliptab.1"),
             ("config/man/cliptab.conf.5", "share/man/man5/cliptab.conf.5"),
             ("config/man/cliptabd.8", "share/man/man8/cliptabd.8"),
+            (
+                "desktop/io.github.cliptab.Cliptab.search-provider.ini",
+                "share/gnome-shell/search-providers/io.github.cliptab.Cliptab.search-provider.ini"
+            ),
+            (
+                "desktop/io.github.cliptab.Cliptab.krunner.desktop",
+                "share/krunner/dbusplugins/io.github.cliptab.Cliptab.desktop"
+            ),
         ]
         for (source, target) in copies {
             #expect(

@@ -212,7 +212,10 @@ import Testing
                 ["section", "swap"], "unknown command \"section swap\"", "cliptab section COMMAND ...",
                 "cliptab help section"
             ),
-            (["menu", "a", "b"], "unexpected argument \"b\"", "cliptab menu [TABLE]", "cliptab help menu"),
+            (
+                ["menu", "a", "b"], "unexpected argument \"b\"", "cliptab menu [TABLE] [--filter TEXT]",
+                "cliptab help menu"
+            ),
         ] as [([String], String, String, String)])
     func usageError(arguments: [String], message: String, usage: String, hint: String) throws {
         let outcome = try runCliptab(arguments, environment: environment)

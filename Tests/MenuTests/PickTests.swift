@@ -93,6 +93,93 @@ struct PickTests {
         #expect(contents(fixture.data.appending("wofi.in")).hasPrefix("alpha\nbeta two\nShell › ls -la\n"))
     }
 
+    /// fuzzel is run with `--dmenu --index` and given the bare lines; its index maps to the
+    /// row, and anything but an index offered (custom text) is no choice.
+    @Test func fuzzelAnswersWithAnIndex() throws {
+        let fixture = try fixtureWithTwins()
+        let directory = fixture.data.appending("fake")
+        _ = try ChildProcess.run("mkdir", ["-p", directory])
+        let input = fixture.data.appending("fuzzel.in")
+        let arguments = fixture.data.appending("fuzzel.args")
+        try script(
+            directory + "/fuzzel", "printf '%s\\n' \"$@\" > \(arguments); cat > \(input); echo \"$ANSWER\"")
+        var environment = fixture.environment
+        environment["PATH"] = directory + ":" + (environment["PATH"] ?? "")
+        let pick = { (answer: String) in
+            environment["ANSWER"] = answer
+            return try ChildProcess.run(
+                BuiltProducts.path(of: "cliptab"),
+                ["pick", "t", "--launcher", "fuzzel", "--action", "print"],
+                environment: environment)
+        }
+        let chosen = try pick("5")
+        #expect(chosen.exitCode == 0 && chosen.outputText == "multi\nother", "\(chosen.errorText)")
+        #expect(
+            contents(input)
+                == "alpha\nbeta two\nShell › ls -la\nShell › git status\nShell › multi ⏎\nShell › multi ⏎\n")
+        #expect(contents(arguments) == "--dmenu\n--index\n-p\nt> \n")
+        for answer in ["6", "-1", "beta two", "+2", ""] {
+            let result = try pick(answer)
+            #expect(result.exitCode == 1 && result.outputText == "", "answer \(answer)")
+        }
+    }
+
+    /// `--launcher auto` (the default) takes the first installed launcher of the session:
+    /// Wayland fuzzel, wofi, rofi 2 (not rofi 1.7); X11 rofi, dmenu; no display fzf.
+    @Test func autoChoosesByTheSession() throws {
+        let fixture = try fixtureWithTwins()
+        let directory = fixture.data.appending("only")
+        _ = try ChildProcess.run("mkdir", ["-p", directory])
+        let log = fixture.data.appending("chosen")
+        // Each fake launcher records its name and answers the first line (index 0, or "1\t…").
+        func install(_ name: String, answer: String, version: String = "") throws {
+            try script(
+                "\(directory)/\(name)",
+                "[ \"$1\" = -version ] && { echo 'Version: \(version)'; exit 0; }\n"
+                    + "echo \(name) >> \(log); /bin/cat > /dev/null; echo '\(answer)'")
+        }
+        func remove(_ name: String) { unlink("\(directory)/\(name)") }
+        func chosen(_ session: [String: String], _ extra: [String] = []) throws -> String {
+            unlink(log)
+            var environment = fixture.environment
+            environment["PATH"] = directory
+            environment["DISPLAY"] = nil
+            environment.merge(session) { $1 }
+            let result = try ChildProcess.run(
+                BuiltProducts.path(of: "cliptab"), ["pick", "t", "--action", "print"] + extra,
+                environment: environment)
+            #expect(result.exitCode == 0 && result.outputText == "alpha", "\(result.errorText)")
+            return contents(log)
+        }
+        for name in ["fuzzel", "wofi"] { try install(name, answer: "0") }
+        try install("rofi", answer: "0", version: "1.7.3")
+        try install("dmenu", answer: "1  alpha")
+        try install("fzf", answer: "1\talpha")
+        let wayland = ["WAYLAND_DISPLAY": "wayland-1", "DISPLAY": fixture.environment["DISPLAY"] ?? ":0"]
+        let x11 = ["DISPLAY": fixture.environment["DISPLAY"] ?? ":0"]
+        #expect(try chosen(wayland) == "fuzzel\n")
+        #expect(try chosen(wayland, ["--launcher", "auto"]) == "fuzzel\n")
+        #expect(try chosen(x11) == "rofi\n")
+        #expect(try chosen([:]) == "fzf\n")
+        remove("fuzzel")
+        #expect(try chosen(wayland) == "wofi\n")
+        remove("rofi")
+        #expect(try chosen(x11) == "dmenu\n")
+        // rofi 1.7 draws on X11 only: not a Wayland launcher; rofi 2 is.
+        remove("wofi")
+        try install("rofi", answer: "0", version: "1.7.3")
+        var environment = fixture.environment
+        environment["PATH"] = directory
+        environment.merge(wayland) { $1 }
+        let none = try ChildProcess.run(
+            BuiltProducts.path(of: "cliptab"), ["pick", "t"], environment: environment)
+        #expect(
+            none.exitCode != 0 && none.errorText.contains("install fuzzel or wofi or rofi"),
+            "\(none.errorText)")
+        try install("rofi", answer: "0", version: "2.0.0")
+        #expect(try chosen(wayland) == "rofi\n")
+    }
+
     /// With no table the launcher first gets the tables; copy puts the row on the clipboard.
     @Test func tablesFirstThenCopy() throws {
         let fixture = try fixtureWithTwins()

@@ -45,6 +45,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case repressModifiers = "repress_modifiers"
     /// `[cli] notify`: read by `cliptab` (never, failures or all); the daemon only checks it.
     case notify
+    /// `[search] activate`: what activating a desktop search result does (paste or copy).
+    case activate
+    /// `[search] max_results`: the most results one desktop search returns.
+    case maxResults = "max_results"
 
     /// The section the key belongs in.
     public var section: String {
@@ -57,6 +61,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             .repressModifiers:
             "paste_to_focus"
         case .notify: "cli"
+        case .activate, .maxResults: "search"
         }
     }
 
@@ -67,7 +72,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .dataDirectory, .durability, .backend: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
-            .terminalKey, .terminals, .repressModifiers, .notify:
+            .terminalKey, .terminals, .repressModifiers, .notify, .activate, .maxResults:
             false
         }
     }
@@ -88,8 +93,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .focusPasteTimeoutMilliseconds: (1...60_000, "milliseconds")
         // Programs ask again within milliseconds; seconds would only delay the restore.
         case .settleMilliseconds: (1...5_000, "milliseconds")
+        // GNOME Shell shows a handful per provider, KRunner a screenful: a thousand is plenty.
+        case .maxResults: (1...1_000, "results")
         case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
-            .terminals, .repressModifiers, .notify:
+            .terminals, .repressModifiers, .notify, .activate:
             nil
         }
     }
@@ -119,6 +126,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .terminals: configuration.focusPaste.terminals = try FocusPasteSettings.parseTerminals(value)
         case .repressModifiers: configuration.focusPaste.repressModifiers = try TableKey.boolean(value)
         case .notify: configuration.cliNotify = try Self.notify(value)
+        case .activate: configuration.search.activate = try SearchSettings.activation(value)
+        case .maxResults: configuration.search.maxResults = try number(value)
         }
     }
 

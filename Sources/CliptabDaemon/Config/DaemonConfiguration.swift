@@ -26,6 +26,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var tables: [TableSettings] = []
     /// How `PasteToFocus` pastes (`[paste_to_focus]`).
     public var focusPaste = FocusPasteSettings()
+    /// How the desktop's search offers rows (`[search]`).
+    public var search = SearchSettings()
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -70,6 +72,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
             "level=\(logLevel.rawValue)",
         ]
         parts.append(focusPaste.summary)
+        parts.append(search.summary)
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -31,6 +31,8 @@ public final class Daemon {
     private var clipboard: ClipboardPolicy?
     private var bus: BusConnection?
     private var publisher: SignalPublisher?
+    /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
+    private var menuLauncher = MenuLauncher()
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -121,6 +123,7 @@ public final class Daemon {
         let service = configured.service
         let bus = try connect(service)
         try watchCallers(on: bus, clipboard: service.clipboard)
+        try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
         let publisher = SignalPublisher(bus: bus, tables: service.tables)
         service.tables.onEvent = { publisher.publish($0) }
@@ -228,6 +231,29 @@ public final class Daemon {
                 case .string(let name) = values[0], case .string("") = values[2], name.hasPrefix(":")
             else { return }
             clipboard.callerGone(name)
+        }
+    }
+
+    /// Registers the desktops' own search over `service`: GNOME Shell's search provider
+    /// and KRunner's runner, each at an object of its own.
+    private func registerDesktopSearch(
+        on bus: BusConnection, service: DaemonService, configurator: Configurator
+    ) throws(StartFailure) {
+        let launcher = menuLauncher
+        let search = DesktopSearch(
+            service: service, settings: { [unowned configurator] in configurator.current.search }
+        ) {
+            words, table in try launcher.open(words: words, table: table)
+        }
+        try step("Failed to register \(DesktopSearchBus.searchProviderPath)") {
+            try bus.registerObject(
+                path: DesktopSearchBus.searchProviderPath,
+                interfaces: [SearchProviderInterface(search: search).makeInterface()])
+        }
+        try step("Failed to register \(DesktopSearchBus.runnerPath)") {
+            try bus.registerObject(
+                path: DesktopSearchBus.runnerPath,
+                interfaces: [KRunnerInterface(search: search).makeInterface()])
         }
     }
 

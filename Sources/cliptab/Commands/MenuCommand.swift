@@ -16,20 +16,25 @@ struct MenuCommand: CLICommand {
             Left goes back; Escape or a click outside closes it and changes nothing (exit 1).
             Colours, font and size are set in the [menu] section of cliptab.conf. The popup is
             the separate program cliptab-menu, installed beside cliptab, so cliptab itself
-            needs no X11 libraries.
+            needs no X11 libraries. --filter opens it with that text already typed (as the
+            desktop's search does when its cliptab icon is clicked).
             """,
-        arguments: [ArgumentSpec("TABLE", .optional, help: "the table to show", completion: .table)])
+        arguments: [ArgumentSpec("TABLE", .optional, help: "the table to show", completion: .table)],
+        options: [.value("--filter", "TEXT", help: "open with TEXT typed into the filter")])
 
     private let table: String?
+    private let filter: String?
 
     /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {
         table = arguments.optionalArgument("TABLE")
+        filter = arguments.value("--filter")
     }
 
     /// Replaces this process with `cliptab-menu`, found beside this executable or on `PATH`.
     func run(_ context: CommandContext) throws {
         var arguments = ["cliptab-menu", "--timeout", String(context.options.timeoutMilliseconds)]
+        if let filter { arguments += ["--filter", filter] }
         if let table { arguments += ["--", table] }
         let beside = Self.directoryOfExecutable().map { $0 + "/cliptab-menu" }
         let program = beside.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? "cliptab-menu"

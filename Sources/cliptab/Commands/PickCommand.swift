@@ -2,6 +2,7 @@
 import CliptabContract
 import DBus
 import Glibc
+import Posix
 
 /// `cliptab pick [TABLE] [--launcher L] [--action A]`: choose a row with dmenu, rofi, fzf,
 /// wofi or any line picker, then paste, copy or print it.
@@ -15,61 +16,64 @@ struct PickCommand: CLICommand {
             The choice is mapped back to the row's id kept in memory (rofi and wofi print the
             line's index; dmenu, fzf and other commands get lines that start with a number,
             which fzf hides), never by the text, so rows with the same text stay apart.
-            --launcher takes dmenu (the default with a display), rofi, wofi, fzf (the default
-            without one) or any command, with its own arguments after it ('dmenu -fn mono').
+            --launcher takes dmenu, rofi, fuzzel, wofi, fzf or any command, with its own
+            arguments after it ('dmenu -fn mono'); auto (the default) takes the first installed
+            that suits the session: on Wayland fuzzel, wofi, rofi 2; on X11 rofi, dmenu;
+            without a display fzf. fuzzel answers with the line's index (--index).
             --action: paste (the default) into the focused window, copying instead where the
             daemon cannot paste; copy; print the text. Exit 1 when nothing was chosen.
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to pick from", completion: .table)],
         options: [
-            .value("--launcher", "COMMAND", help: "dmenu, rofi, fzf, wofi or a command reading lines"),
+            .value(
+                "--launcher", "COMMAND",
+                help: "auto (the default), dmenu, rofi, fuzzel, wofi, fzf or a command reading lines"),
             .value(
                 "--action", "ACTION", choices: ["paste", "copy", "print"], help: "what to do with the row"),
         ])
 
     private let table: String?
-    private let launcher: Launcher
+    /// The launcher named, or nil for `auto`: chosen when the command runs.
+    private let named: Launcher?
     private let action: String
 
     /// Takes the checked arguments; throws a `UsageError` for an empty launcher.
     init(_ arguments: ParsedArguments) throws(UsageError) {
         table = arguments.optionalArgument("TABLE")
-        let fallback = getenv("DISPLAY").map { String(cString: $0).isEmpty } == false ? "dmenu" : "fzf"
-        launcher = try Launcher(arguments.value("--launcher") ?? fallback)
+        let text = arguments.value("--launcher") ?? "auto"
+        named = text.split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["auto"] ? nil : try Launcher(text)
         action = arguments.value("--action") ?? "paste"
     }
 
     /// Offers the rows, maps the choice back to its id, and acts on that row.
     func run(_ context: CommandContext) throws {
+        let launcher = try named ?? LauncherChoice.choose()
+        // With TABLE, the launcher starts before anything else: its own start-up (display,
+        // fonts) overlaps connecting to the bus and fetching the rows, which it would wait
+        // for anyway. Whatever fails on the way stops it again.
         let table: String
+        let running: ChildProcess
         if let given = self.table {
             table = given
+            running = try launcher.start(prompt: table)
         } else {
             let names = try context.call("ListTables").strings(0)
-            guard let index = try choose(names, prompt: "table") else { throw nothingChosen }
+            guard let index = try choose(names, prompt: "table", launcher) else { throw nothingChosen }
             table = names[index]
+            running = try launcher.start(prompt: table)
         }
         var ids: [UInt64] = []
         var lines: [String] = []
-        let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
-        for (section, fields) in sections.enumerated() {
-            let header = (try? fields.string(at: 0)) ?? ""
-            let rows: [BusIDText]
-            do {
-                rows = try context.replyMessage(
-                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
-                ).readIDTextArray()
-            } catch let error as BusError {
-                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
-            }
-            for row in rows {
-                ids.append(row.id)
-                lines.append(
-                    header.isEmpty
-                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
-            }
+        do {
+            let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
+            try fetch(table, sections, context, into: &ids, &lines)
+        } catch {
+            running.terminate(graceMilliseconds: 500)
+            throw error
         }
-        guard let index = try choose(lines, prompt: table) else { throw nothingChosen }
+        let (output, succeeded) = launcher.finish(
+            running, lines.enumerated().map { launcher.line($0.offset, $0.element) })
+        guard succeeded, let index = launcher.chosen(output, count: lines.count) else { throw nothingChosen }
         let found = try context.call("Locate", [.uint64(ids[index])])
         guard try found.string(0) == table else {
             throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
@@ -90,11 +94,35 @@ struct PickCommand: CLICommand {
         }
     }
 
+    /// Fetches the rows of `sections` of `table`: their ids, and their lines for the launcher.
+    private func fetch(
+        _ table: String, _ sections: [[BusValue]], _ context: CommandContext, into ids: inout [UInt64],
+        _ lines: inout [String]
+    ) throws {
+        for (section, fields) in sections.enumerated() {
+            let header = (try? fields.string(at: 0)) ?? ""
+            let rows: [BusIDText]
+            do {
+                rows = try context.replyMessage(
+                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+                ).readIDTextArray()
+            } catch let error as BusError {
+                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
+            }
+            for row in rows {
+                ids.append(row.id)
+                lines.append(
+                    header.isEmpty
+                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
+            }
+        }
+    }
+
     /// The error for a launcher closed without a choice.
     private var nothingChosen: CLIFailure { CLIFailure.cancelled("nothing chosen") }
 
     /// Runs the launcher over `texts` and returns the index chosen, if any.
-    private func choose(_ texts: [String], prompt: String) throws -> Int? {
+    private func choose(_ texts: [String], prompt: String, _ launcher: Launcher) throws -> Int? {
         let lines = texts.enumerated().map { launcher.line($0.offset, $0.element) }
         let (output, succeeded) = try launcher.run(lines, prompt: prompt)
         guard succeeded else { return nil }

@@ -17,6 +17,8 @@ struct Launcher {
         case rofi
         /// wofi with `dmenu-print_line_num`: the line's index.
         case wofi
+        /// fuzzel with `--index`: the line's index.
+        case fuzzel
         /// fzf: the whole line, id field included though hidden.
         case fzf
         /// Any other command: the line, which starts with the id and a tab.
@@ -36,6 +38,7 @@ struct Launcher {
         case "dmenu": kind = .dmenu
         case "rofi": kind = .rofi
         case "wofi": kind = .wofi
+        case "fuzzel": kind = .fuzzel
         case "fzf": kind = .fzf
         default: kind = .command
         }
@@ -48,6 +51,7 @@ struct Launcher {
         case .dmenu: return [words[0], "-i", "-l", "20", "-p", prompt] + extra
         case .rofi: return [words[0], "-dmenu", "-i", "-format", "i", "-p", prompt] + extra
         case .wofi: return [words[0], "--dmenu", "-D", "dmenu-print_line_num=true", "-p", prompt] + extra
+        case .fuzzel: return [words[0], "--dmenu", "--index", "-p", prompt + "> "] + extra
         case .fzf:
             return [
                 words[0], "--delimiter", "\t", "--with-nth", "2..", "--no-sort", "--prompt", prompt + "> ",
@@ -61,7 +65,7 @@ struct Launcher {
     /// with an index, else the index first (a number never shown by fzf, and read back).
     func line(_ index: Int, _ text: String) -> String {
         switch kind {
-        case .rofi, .wofi: return text
+        case .rofi, .wofi, .fuzzel: return text
         case .dmenu: return "\(index + 1)  \(text)"
         case .fzf, .command: return "\(index + 1)\t\(text)"
         }
@@ -73,8 +77,10 @@ struct Launcher {
         let first =
             output.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         switch kind {
-        case .rofi, .wofi:
-            guard let index = Int(first), index >= 0, index < count else { return nil }
+        case .rofi, .wofi, .fuzzel:
+            guard first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let index = Int(first), index >= 0,
+                index < count
+            else { return nil }
             return index
         case .dmenu, .fzf, .command:
             let digits = first.prefix(while: { $0.isASCII && $0.isNumber })
@@ -91,14 +97,24 @@ struct Launcher {
     /// Returns what it printed and whether it exited with status 0. It may wait for the user
     /// as long as they like.
     func run(_ lines: [String], prompt: String) throws -> (output: String, succeeded: Bool) {
+        finish(try start(prompt: prompt), lines)
+    }
+
+    /// Starts the launcher, which waits for its lines (given to `finish`): started before the
+    /// rows are fetched, its own start-up (display, fonts) overlaps the fetch.
+    func start(prompt: String) throws -> ChildProcess {
         let commandLine = self.commandLine(prompt: prompt)
-        let child: ChildProcess
         do {
-            child = try ChildProcess.spawn(
+            return try ChildProcess.spawn(
                 commandLine[0], Array(commandLine.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)
         } catch {
             throw CLIFailure.local("cannot run the launcher \(commandLine[0]): \(error)")
         }
+    }
+
+    /// Writes `lines` to the started launcher's stdin while reading what it prints; returns
+    /// that and whether it exited with status 0.
+    func finish(_ child: ChildProcess, _ lines: [String]) -> (output: String, succeeded: Bool) {
         var input = Array(lines.map { $0 + "\n" }.joined().utf8)
         var written = 0
         var output: [UInt8] = []
