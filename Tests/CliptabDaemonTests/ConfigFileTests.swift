@@ -187,7 +187,7 @@ struct ConfigFileTests {
                 "c.conf:2: selections: expected \"clipboard\" or \"clipboard primary\": a copy always goes to the clipboard",
                 "c.conf:3: secret_clear_ms: expected a whole number of milliseconds from 1 to 86400000, found \"30 s\"",
                 "c.conf:4: paste_timeout_ms: expected a whole number of milliseconds from 1 to 60000, found 60001",
-                "c.conf:5: unknown key \"colour\" in [clipboard] (known: selections, secret_clear_ms, paste_timeout_ms)",
+                "c.conf:5: unknown key \"colour\" in [clipboard] (known: backend, selections, secret_clear_ms, paste_timeout_ms)",
                 "c.conf:7: data_dir: expected an absolute path (or one starting with \"~/\"), or nothing for the default, found \"relative/path\"",
                 "c.conf:8: durability: expected full or normal, found \"fast\"",
                 "c.conf:10: cell_bytes: expected a whole number of bytes from 1 to 134217728, found 0",

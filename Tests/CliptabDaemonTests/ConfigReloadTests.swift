@@ -111,7 +111,7 @@ struct ConfigReloadTests {
         try setup.write("[limits]\ncell_bytes = 1\n[table \"other\"]\n[clipboard]\nsecret_clear = 5\n")
         #expect(
             setup.reload() == [
-                "\(setup.path):5: unknown key \"secret_clear\" in [clipboard] (known: selections, secret_clear_ms, paste_timeout_ms)"
+                "\(setup.path):5: unknown key \"secret_clear\" in [clipboard] (known: backend, selections, secret_clear_ms, paste_timeout_ms)"
             ])
         #expect(setup.tables.limits == before.0 && setup.clipboard == before.1)
         #expect(setup.tables.listTables() == before.2)
