@@ -28,7 +28,9 @@ extension WaylandSelectionService {
     }
 
     func deviceSelected(_ handle: OpaquePointer?, as selection: WaylandSelectionName) {
-        let offer = handle.flatMap { introducedOffers.removeValue(forKey: $0) }
+        // The same offer named again stays; a new one was just introduced.
+        let current = offers[selection].flatMap { $0.object.handle == handle ? $0 : nil }
+        let offer = current ?? handle.flatMap { introducedOffers.removeValue(forKey: $0) }
         // An offer is named by the selection event right after its introduction: any other
         // one left is stale. Replacing the previous offer destroys it, as the protocol asks.
         introducedOffers = [:]

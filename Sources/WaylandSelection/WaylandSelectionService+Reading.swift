@@ -53,7 +53,9 @@ extension WaylandSelectionService {
         do {
             try watcher.watch(ends[0], for: .readable)
         } catch {
-            return fail(.systemCall("epoll_ctl", code: errno))
+            // `read` closes its end when released here.
+            if case .systemCall(let call, let code) = error { return fail(.systemCall(call, code: code)) }
+            return fail(.broken)
         }
         reads.append(read)
     }

@@ -91,6 +91,21 @@ struct ReadingTests {
         #expect(read.markedSecret)
     }
 
+    @Test("Our own selection is read from our own data, with its secret mark")
+    func readOwn() throws {
+        let harness = try WaylandHarness()
+        // sway 1.7 (Debian 12) has the wlr protocol only; ext_data_control_manager_v1 is
+        // preferred where the compositor has both.
+        #expect(harness.service.protocolName == "zwlr_data_control_manager_v1")
+        let text = Array("mine ✓".utf8)
+        _ = try harness.service.own(
+            .clipboard, formats: WaylandSelectionService.textFormats(text), secret: true)
+        let read = try #require(harness.readText(.clipboard)).get()
+        #expect(read.bytes == text)
+        #expect(read.markedSecret)
+        #expect(harness.transfers.isEmpty)
+    }
+
     @Test("A stopped owner costs a read its timeout, nothing else")
     func stoppedOwner() throws {
         let harness = try WaylandHarness()

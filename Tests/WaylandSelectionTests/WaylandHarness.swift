@@ -4,6 +4,17 @@ import Posix
 import TestSupport
 import WaylandSelection
 
+/// Nil when `got` equals `expected`, else where they part: for large byte arrays, since
+/// `#expect(a == b)` on megabytes that differ makes Swift Testing compute their difference,
+/// which does not end in any useful time.
+func byteDifference(_ got: [UInt8], _ expected: [UInt8]) -> String? {
+    if got == expected { return nil }
+    let first =
+        zip(got, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(got.count, expected.count)
+    return "got \(got.count) bytes, expected \(expected.count); they differ from byte \(first)"
+}
+
 /// How a program run against the service ended and what it printed.
 struct ReaderResult {
     /// How it ended (nil when still running at the hang guard).
@@ -90,10 +101,13 @@ final class WaylandHarness {
         try sway.spawn(executable, arguments)
     }
 
-    /// Drives the service until `child` ends (at most `milliseconds`), collecting its output.
-    func finish(_ child: ChildProcess, milliseconds: Int = 20_000, others: [WaylandSelectionService] = [])
-        -> ReaderResult
-    {
+    /// Drives the service until `child` ends (at most `milliseconds`), collecting its output;
+    /// with `pace`, reads its output at most `pace.bytes` at a time, `pace.milliseconds` apart
+    /// (a slow but steady reader).
+    func finish(
+        _ child: ChildProcess, milliseconds: Int = 20_000, others: [WaylandSelectionService] = [],
+        pace: (bytes: Int, milliseconds: Int)? = nil
+    ) -> ReaderResult {
         var output: [UInt8] = []
         var errors: [UInt8] = []
         let deadline = MonotonicClock.milliseconds() + UInt64(milliseconds)
@@ -105,7 +119,15 @@ final class WaylandHarness {
             }
             for entry in step(extra: extra, others: others) where entry.revents != 0 {
                 if entry.fd == child.standardOutput {
-                    if !drain(entry.fd, into: &output) { child.closeStandardOutput() }
+                    if !drain(entry.fd, into: &output, at: pace?.bytes ?? 65536) {
+                        child.closeStandardOutput()
+                    }
+                    if let pace {
+                        let resume = MonotonicClock.milliseconds() + UInt64(pace.milliseconds)
+                        while MonotonicClock.milliseconds() < resume {
+                            step(milliseconds: pace.milliseconds, others: others)
+                        }
+                    }
                 } else if !drain(entry.fd, into: &errors) {
                     child.closeStandardError()
                 }
@@ -150,8 +172,8 @@ final class WaylandHarness {
         return result
     }
 
-    private func drain(_ fd: Int32, into buffer: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+    private func drain(_ fd: Int32, into buffer: inout [UInt8], at most: Int = 65536) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: most)
         let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         if count > 0 {
             buffer.append(contentsOf: chunk[0..<count])
