@@ -2,6 +2,8 @@
 import CliptabContract
 import DBus
 import DaemonTestSupport
+import Foundation
+import Glibc
 import Posix
 import TestSupport
 import Testing
@@ -108,6 +110,42 @@ struct WaylandClipboardTests {
         #expect(try desk.wlPaste(type: "x-kde-passwordManagerHint") == Array("secret".utf8))
         try waitFor("the secret to leave the clipboard", milliseconds: 10_000) { try desk.wlPaste() == nil }
 
+    }
+
+    /// At SIGTERM a secret leaves the selections: nothing serves it after cliptabd is gone.
+    @Test func secretClearedAtExit() throws {
+        let desk = try Desk(config: "[clipboard]\nselections = clipboard primary\n")
+        try desk.daemon.call("CreateTable", [s("pw")])
+        try desk.add("hunter2", table: "pw")
+        try desk.daemon.call("SetSecret", [s("pw"), .boolean(true)])
+        _ = try desk.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        #expect(try desk.wlPaste() == Array("hunter2".utf8))
+        desk.daemon.process.signal(SIGTERM)
+        #expect(desk.daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
+        #expect(try desk.wlPaste() == nil && desk.wlPaste(primary: true) == nil)
+    }
+
+    /// Readers that stop reading cost only their own transfer: other readers get the whole
+    /// 4 MiB text and table calls are answered meanwhile.
+    @Test func stalledReadersCostOnlyThemselves() throws {
+        let desk = try Desk()
+        let big = String(repeating: "abcdefghijklmnop", count: (4 << 20) / 16)
+        try desk.add(big)
+        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)], timeout: 60_000)
+        // wl-paste writing into a pipe nobody reads: it blocks after the pipe's 64 KiB.
+        let stalled = try (0..<3).map { _ in try desk.sway.spawn("wl-paste", ["--no-newline"], stdout: .pipe)
+        }
+        defer { for reader in stalled { reader.terminate(graceMilliseconds: 500) } }
+        let readers = try (0..<3).map { _ in
+            try desk.sway.spawn("sh", ["-c", "wl-paste --no-newline | wc -c"], stdout: .pipe, stderr: .null)
+        }
+        #expect(try desk.daemon.call("GetCell", [s("t"), i(0), i(0)], timeout: 10_000) == [s(big)])
+        for reader in readers {
+            #expect(
+                reader.readLine(timeoutMilliseconds: 20_000)?.trimmingCharacters(in: .whitespaces)
+                    == "\(big.utf8.count)")
+        }
+        #expect(desk.daemon.process.isRunning)
     }
 
     /// A paste into the focused window cannot type on Wayland yet: it says so at once, and the
