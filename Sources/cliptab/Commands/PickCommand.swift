@@ -15,6 +15,8 @@ struct PickCommand: CLICommand {
             The choice is mapped back to the row's id kept in memory (rofi and wofi print the
             line's index; dmenu, fzf and other commands get lines that start with a number,
             which fzf hides), never by the text, so rows with the same text stay apart.
+            Control characters reach the launcher escaped as show writes them (\\x1b,
+            \\u{202e}); only its first line of output is read, at most 64 KiB.
             --launcher takes dmenu (the default with a display), rofi, wofi, fzf (the default
             without one) or any command, with its own arguments after it ('dmenu -fn mono').
             --action: paste (the default) into the focused window, copying instead where the
@@ -46,7 +48,9 @@ struct PickCommand: CLICommand {
             table = given
         } else {
             let names = try context.call("ListTables").strings(0)
-            guard let index = try choose(names, prompt: "table") else { throw nothingChosen }
+            guard let index = try choose(names.map(Self.oneLine), prompt: "table") else {
+                throw nothingChosen
+            }
             table = names[index]
         }
         var ids: [UInt64] = []
@@ -69,7 +73,7 @@ struct PickCommand: CLICommand {
                         ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
             }
         }
-        guard let index = try choose(lines, prompt: table) else { throw nothingChosen }
+        guard let index = try choose(lines, prompt: Self.oneLine(table)) else { throw nothingChosen }
         let found = try context.call("Locate", [.uint64(ids[index])])
         guard try found.string(0) == table else {
             throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
@@ -101,12 +105,27 @@ struct PickCommand: CLICommand {
         return launcher.chosen(output, count: lines.count)
     }
 
-    /// The first line of `text`, with ` ⏎` when more lines follow and tabs as spaces.
+    /// The most characters of a line offered to the launcher: more than any screen shows,
+    /// and short enough that dmenu's answer (the whole line) stays under the launcher's
+    /// answer bound.
+    static let lineLimit = 2000
+
+    /// The first line of `text`, with ` ⏎` when more lines follow, tabs and carriage
+    /// returns as spaces, cut to `lineLimit` characters (ending in "…"), and control
+    /// characters made visible as `show` writes them (`\x1b`, `\u{9b}`, `\u{202e}`), so
+    /// that a row cannot drive the launcher or a terminal it runs in.
     static func oneLine(_ text: String) -> String {
         var lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        let first = String(lines.removeFirst()).replacingTabsAndReturns()
+        var first = lines.removeFirst()
         let more = lines.first.map { $0.contains { !$0.isWhitespace } } ?? false
-        return more ? first + " ⏎" : first
+        var cut = false
+        if first.unicodeScalars.count > lineLimit {
+            let end = first.unicodeScalars.index(first.unicodeScalars.startIndex, offsetBy: lineLimit)
+            first = Substring(first.unicodeScalars[..<end])
+            cut = true
+        }
+        let shown = TerminalText.escaped(String(first).replacingTabsAndReturns()) + (cut ? "…" : "")
+        return more ? shown + " ⏎" : shown
     }
 }
 
