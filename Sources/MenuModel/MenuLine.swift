@@ -37,6 +37,10 @@ public struct MenuLine: Equatable, Sendable {
         self.id = id
     }
 
+    /// What a row of a secret table shows in place of its text (its name shows beside it);
+    /// always the same length, so it says nothing of the text.
+    public static let secretMask = "••••••••"
+
     /// The mark put after the first line of a multi-line text.
     public static let moreLinesMark = "⏎"
 

@@ -13,6 +13,7 @@ public final class TableContent: MenuContent {
     private let outlines: [SectionOutline]
     private let names: [UInt64: String]
     private let endItems: Bool
+    private let secret: Bool
     private let pageSize: Int
     /// The first line of each section, and the total as the last element.
     private let starts: [Int]
@@ -32,14 +33,18 @@ public final class TableContent: MenuContent {
 
     /// Lays out `outlines`; rows come from `source` in pages of `pageSize`, names from `names`
     /// (row id → name); `endItems` adds an "end of section" choice to each section.
+    ///
+    /// The rows of a `secret` table show `MenuLine.secretMask` in place of their text, and
+    /// the filter matches their names only: their text is dropped as it is fetched.
     public init(
         source: RowSource, outlines: [SectionOutline], names: [UInt64: String] = [:], endItems: Bool = false,
-        pageSize: Int = 100
+        secret: Bool = false, pageSize: Int = 100
     ) {
         self.source = source
         self.outlines = outlines
         self.names = names
         self.endItems = endItems
+        self.secret = secret
         self.pageSize = max(1, pageSize)
         var starts: [Int] = []
         var next = 0
@@ -158,7 +163,11 @@ public final class TableContent: MenuContent {
                 entries.reserveCapacity(pageEnd - index)
                 for position in index..<pageEnd {
                     let fetched = position - offset
-                    if fetched < rows.count {
+                    if fetched < rows.count && secret {
+                        // Nothing of a secret's text is kept: not shown, not matched.
+                        let row = FetchedRow(id: rows[fetched].id, text: "")
+                        entries.append(Entry(row: row, shown: MenuLine.secretMask, folded: ""))
+                    } else if fetched < rows.count {
                         let row = rows[fetched]
                         entries.append(
                             Entry(row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased()))

@@ -148,6 +148,19 @@ final class DaemonLink {
         return names
     }
 
+    /// Whether the table is secret (`GetSecret`), so that its rows' text is never shown.
+    ///
+    /// A daemon without `GetSecret` (API version 1) has no secret tables.
+    func isSecret(_ table: String) throws -> Bool {
+        let values: [BusValue]
+        do {
+            values = try call("GetSecret", [.string(table)])
+        } catch let failure as DaemonFailure where failure.error.name == BusErrorName.unknownMethod {
+            return false
+        }
+        return try read("GetSecret") { () throws(BusValueMismatch) in try values.boolean(at: 0) }
+    }
+
     /// The row's actions, in the daemon's order.
     func actions(_ row: MenuRow) throws -> [String] {
         let values = try call(

@@ -93,11 +93,12 @@ final class MenuApp {
         return settings.rows
     }
 
-    /// A table's lines, fetched lazily.
+    /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
     private func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
         TableContent(
             source: DaemonRows(link: link, table: table), outlines: try link.sections(table),
-            names: link.rowNames(table), endItems: endItems, pageSize: max(50, settings.rows * 3))
+            names: link.rowNames(table), endItems: endItems, secret: try link.isSecret(table),
+            pageSize: max(50, settings.rows * 3))
     }
 
     /// Takes the display, the font and the colours from `setup`, and makes the window at the
@@ -274,7 +275,10 @@ final class MenuApp {
                 prompt: "move to")
             return nil
         case .startEdit(let row):
-            push(.input(.edit(row), LineEditor(try link.text(try link.locate(row)))), prompt: "edit")
+            // A secret is replaced, never shown: its editor starts empty.
+            let current = try link.locate(row)
+            let text = try link.isSecret(current.table) ? "" : try link.text(current)
+            push(.input(.edit(row), LineEditor(text)), prompt: "edit")
             return nil
         case .move(let row, let section, let index):
             let current = try link.locate(row)

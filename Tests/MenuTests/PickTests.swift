@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DBus
 import Glibc
 import Posix
 import TestSupport
@@ -160,6 +161,32 @@ struct PickTests {
         #expect(given == "1\tred\\x1b[31m\\x1b]0;owned\\x07\\u{9b}2J\\x7f invoice\\u{202e}fdp.exe\\u{2066}\n")
         #expect(
             !given.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x7F, 0x202E, 0x2066].contains($0.value) })
+    }
+
+    /// A secret table's rows reach the launcher as their names or the mask, never their
+    /// text; the choice still maps back to the row, through the real dmenu too.
+    @Test func aSecretTableOffersNamesOrTheMaskNeverTheText() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "t").exitCode == 0)
+        #expect(try fixture.cliptab("add", "t", "--name", "mail", "hunter2 mail").exitCode == 0)
+        #expect(try fixture.cliptab("add", "t", "hunter2 bank").exitCode == 0)
+        try fixture.session.call("SetSecret", [.string("t"), .boolean(true)])
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 2p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == "hunter2 bank", "\(result.errorText)")
+        #expect(contents(recorded) == "1\tmail\n2\t••••••••\n")
+
+        let wrapper = try recordingWrapper(fixture, "dmenu")
+        let (status, output) = try pickThrough(
+            fixture, environment: wrapper.environment, launcher: "dmenu", windowClass: "^dmenu$",
+            action: "copy", filter: "mail")
+        #expect(status == 0 && output == "")
+        #expect(try fixture.clipboard() == "hunter2 mail")
+        #expect(contents(wrapper.input) == "1  mail\n2  ••••••••\n")
+        #expect(try fixture.grabIsFree())
     }
 
     /// A directory with a wrapper named like `program` that records its arguments and input

@@ -15,7 +15,8 @@ struct PickCommand: CLICommand {
             The choice is mapped back to the row's id kept in memory (rofi and wofi print the
             line's index; dmenu, fzf and other commands get lines that start with a number,
             which fzf hides), never by the text, so rows with the same text stay apart.
-            Control characters reach the launcher escaped as show writes them (\\x1b,
+            A secret table's rows are offered as their names, or ••••••••, never their
+            text. Control characters reach the launcher escaped as show writes them (\\x1b,
             \\u{202e}); only its first line of output is read, at most 64 KiB.
             --launcher takes dmenu (the default with a display), rofi, wofi, fzf (the default
             without one) or any command, with its own arguments after it ('dmenu -fn mono').
@@ -55,6 +56,8 @@ struct PickCommand: CLICommand {
         }
         var ids: [UInt64] = []
         var lines: [String] = []
+        // A secret's text never reaches the launcher: its rows show their name or a mask.
+        let names = try context.isSecret(table) ? try rowNames(table, context) : nil
         let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
         for (section, fields) in sections.enumerated() {
             let header = (try? fields.string(at: 0)) ?? ""
@@ -68,9 +71,9 @@ struct PickCommand: CLICommand {
             }
             for row in rows {
                 ids.append(row.id)
-                lines.append(
-                    header.isEmpty
-                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
+                let shown =
+                    names.map { $0[row.id].map(Self.oneLine) ?? Self.secretMask } ?? Self.oneLine(row.text)
+                lines.append(header.isEmpty ? shown : Self.oneLine(header) + " › " + shown)
             }
         }
         guard let index = try choose(lines, prompt: Self.oneLine(table)) else { throw nothingChosen }
@@ -92,6 +95,26 @@ struct PickCommand: CLICommand {
                 _ = try context.call("Copy", path)
             }
         }
+    }
+
+    /// What a row of a secret table without a name is offered as (the popup's mask).
+    static let secretMask = "••••••••"
+
+    /// The names of `table`'s rows by id (`GetRowNames`); none from a daemon without it.
+    private func rowNames(_ table: String, _ context: CommandContext) throws -> [UInt64: String] {
+        let pairs: [[BusValue]]
+        do {
+            pairs = try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            return [:]
+        }
+        var names: [UInt64: String] = [:]
+        for fields in pairs {
+            guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
+            else { throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply") }
+            names[id] = name
+        }
+        return names
     }
 
     /// The error for a launcher closed without a choice.
