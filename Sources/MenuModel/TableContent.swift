@@ -25,10 +25,17 @@ public final class TableContent: MenuContent {
     /// How many fetches were made (for tests of the paging).
     public private(set) var fetchCount = 0
 
-    private struct Entry {
+    /// A fetched row: what it shows, and its text folded for the filter when first filtered
+    /// (folding a page of rows of megabytes is not work for the first frame).
+    private final class Entry {
         let row: FetchedRow
         let shown: String
-        let folded: String
+        private(set) lazy var folded = row.text.lowercased()
+
+        init(row: FetchedRow, shown: String) {
+            self.row = row
+            self.shown = shown
+        }
     }
 
     /// Lays out `outlines`; rows come from `source` in pages of `pageSize`, names from `names`
@@ -166,14 +173,13 @@ public final class TableContent: MenuContent {
                     if fetched < rows.count && secret {
                         // Nothing of a secret's text is kept: not shown, not matched.
                         let row = FetchedRow(id: rows[fetched].id, text: "")
-                        entries.append(Entry(row: row, shown: MenuLine.secretMask, folded: ""))
+                        entries.append(Entry(row: row, shown: MenuLine.secretMask))
                     } else if fetched < rows.count {
                         let row = rows[fetched]
-                        entries.append(
-                            Entry(row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased()))
+                        entries.append(Entry(row: row, shown: MenuLine.oneLine(row.text)))
                     } else {
                         // Rows deleted since the counts were read: shown as gone, not fetched again.
-                        entries.append(Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)", folded: ""))
+                        entries.append(Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)"))
                     }
                 }
                 pages[section][page] = entries

@@ -64,15 +64,17 @@ final class MenuApp {
         do {
             signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
             try open(setup, firstCount: firstCount(first))
+            push(first, prompt: prompt)
+            // The first frame is drawn before the grab (its rows fetched, measured and drawn
+            // into the pixmap): the desktop's input is never held while it is made, and the
+            // window never shows empty.
+            paint()
             // Grabbed on the root window before the window shows: once it is seen, every key
             // comes to the menu.
             try connection.grabInput()
         } catch {
             return report(error)
         }
-        push(first, prompt: prompt)
-        // The first frame is drawn before the window shows, so it never shows empty.
-        paint()
         surface.map()
         surface.present()
         // Both cost time before the first frame and are not needed for it.

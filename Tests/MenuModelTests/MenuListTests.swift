@@ -179,4 +179,16 @@ final class ArraySource: RowSource {
         #expect(MenuLine.oneLine("a\n") == "a")
         #expect(MenuLine.oneLine("a\r\nb") == "a ⏎")
     }
+
+    /// A line of megabytes is cut to what a screen can show before anything measures it.
+    @Test func oneLineCutsLongLines() {
+        let long = String(repeating: "x", count: 10_000_000)
+        let shown = MenuLine.oneLine(long)
+        #expect(shown.unicodeScalars.count == MenuLine.shownLimit + 1 && shown.hasSuffix("…"))
+        #expect(
+            MenuLine.oneLine(String(repeating: "x", count: MenuLine.shownLimit)).count == MenuLine.shownLimit)
+        // Blanks after the first line: looked at only so far, then marked.
+        #expect(MenuLine.oneLine("a\n" + String(repeating: " ", count: 1_000_000)) == "a ⏎")
+        #expect(MenuLine.oneLine("a\n   \n") == "a")
+    }
 }
