@@ -62,13 +62,16 @@ public struct MenuLine: Equatable, Sendable {
         var shown = String.UnicodeScalarView()
         var index = scalars.startIndex
         var cut = false
+        // Counted here: the view's own count walks the whole view.
+        var kept = 0
         while index != scalars.endIndex {
             let scalar = scalars[index]
             if scalar == "\n" || scalar == "\r" { break }
-            if shown.count == shownLimit {
+            if kept == shownLimit {
                 cut = true
                 break
             }
+            kept += 1
             shown.append(scalar.value < 32 ? " " : scalar)
             scalars.formIndex(after: &index)
         }

@@ -14,8 +14,12 @@ struct MenuLongRowTests {
     static func unknownCharacters(_ count: Int) -> String {
         var text = String.UnicodeScalarView()
         var value: UInt32 = 0xE000
-        while text.count < count {
-            if let scalar = Unicode.Scalar(value) { text.append(scalar) }
+        var made = 0
+        while made < count {
+            if let scalar = Unicode.Scalar(value) {
+                text.append(scalar)
+                made += 1
+            }
             value = value == 0xF8FF ? 0xF0000 : value + 1
         }
         return String(text)

@@ -57,8 +57,12 @@ struct PopupFontTests {
         // 20,000 distinct characters no installed font has, one line.
         var unknown = String.UnicodeScalarView()
         var value: UInt32 = 0xE000
-        while unknown.count < 20_000 {
-            if let scalar = Unicode.Scalar(value) { unknown.append(scalar) }
+        var made = 0
+        while made < 20_000 {
+            if let scalar = Unicode.Scalar(value) {
+                unknown.append(scalar)
+                made += 1
+            }
             value = value == 0xF8FF ? 0xF0000 : value + 1
         }
         let line = String(unknown)

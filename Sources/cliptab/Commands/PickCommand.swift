@@ -142,9 +142,11 @@ struct PickCommand: CLICommand {
         var first = lines.removeFirst()
         let more = lines.first.map { $0.contains { !$0.isWhitespace } } ?? false
         var cut = false
-        if first.unicodeScalars.count > lineLimit {
-            let end = first.unicodeScalars.index(first.unicodeScalars.startIndex, offsetBy: lineLimit)
-            first = Substring(first.unicodeScalars[..<end])
+        let scalars = first.unicodeScalars
+        if let end = scalars.index(scalars.startIndex, offsetBy: lineLimit, limitedBy: scalars.endIndex),
+            end != scalars.endIndex
+        {
+            first = Substring(scalars[..<end])
             cut = true
         }
         let shown = TerminalText.escaped(String(first).replacingTabsAndReturns()) + (cut ? "…" : "")
