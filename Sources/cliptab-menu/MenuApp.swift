@@ -100,8 +100,13 @@ final class MenuApp {
         TableContent(
             source: DaemonRows(link: link, table: table), outlines: try link.sections(table),
             names: link.rowNames(table), endItems: endItems, secret: try link.isSecret(table),
-            pageSize: max(50, settings.rows * 3))
+            pageSize: max(50, settings.rows * 3), previewCharacters: Self.previewCharacters)
     }
+
+    /// How much of each row is fetched to show it: more than a line keeps
+    /// (`MenuLine.shownLimit`), with room to see whether more lines follow; the most the
+    /// daemon sends.
+    static let previewCharacters = 4096
 
     /// Takes the display, the font and the colours from `setup`, and makes the window at the
     /// pointer.
