@@ -163,6 +163,23 @@ struct PickTests {
             !given.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x7F, 0x202E, 0x2066].contains($0.value) })
     }
 
+    /// A row of one line of a megabyte reaches the launcher cut to 2000 characters (so that
+    /// dmenu's answer, the whole line, stays within the answer's bound); the choice still
+    /// gives the whole text.
+    @Test func aLongRowIsOfferedCut() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "t").exitCode == 0)
+        let long = String(repeating: "y", count: 1_000_000)
+        #expect(try fixture.cliptab("add", "t", "--file", "-", input: long).exitCode == 0)
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == long, "\(result.errorText)")
+        #expect(contents(recorded) == "1\t" + String(repeating: "y", count: 2000) + "…\n")
+    }
+
     /// A secret table's rows reach the launcher as their names or the mask, never their
     /// text; the choice still maps back to the row, through the real dmenu too.
     @Test func aSecretTableOffersNamesOrTheMaskNeverTheText() throws {

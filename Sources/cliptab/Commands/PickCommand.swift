@@ -61,14 +61,7 @@ struct PickCommand: CLICommand {
         let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
         for (section, fields) in sections.enumerated() {
             let header = (try? fields.string(at: 0)) ?? ""
-            let rows: [BusIDText]
-            do {
-                rows = try context.replyMessage(
-                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
-                ).readIDTextArray()
-            } catch let error as BusError {
-                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
-            }
+            let rows = try self.rows(table, section, context)
             for row in rows {
                 ids.append(row.id)
                 let shown =
@@ -94,6 +87,30 @@ struct PickCommand: CLICommand {
                 // A daemon from before PasteToFocus: copying is the next best thing.
                 _ = try context.call("Copy", path)
             }
+        }
+    }
+
+    /// How much of each row is fetched: more than a line offered keeps (`lineLimit`), with
+    /// room to see whether more lines follow; the most `GetRowPreviews` sends.
+    static let previewCharacters: UInt32 = 4096
+
+    /// The rows of `section`, each cut to its first `previewCharacters` (`GetRowPreviews`,
+    /// so that rows of megabytes are not sent whole only to be cut); `GetRows` from a daemon
+    /// without it.
+    private func rows(_ table: String, _ section: Int, _ context: CommandContext) throws -> [BusIDText] {
+        let page: [BusValue] = [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+        var member = "GetRowPreviews"
+        do {
+            let reply: BusMessage
+            do {
+                reply = try context.replyMessage(member, page + [.uint32(Self.previewCharacters)])
+            } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+                member = "GetRows"
+                reply = try context.replyMessage(member, page)
+            }
+            return try reply.readIDTextArray()
+        } catch let error as BusError {
+            throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
         }
     }
 
