@@ -44,6 +44,9 @@ struct KnownAtoms {
     let timestampProperty: InternedAtom
     /// The property on our window that lists the targets a clipboard manager should save.
     let saveTargetsProperty: InternedAtom
+    /// `DELETE`, `INSERT_SELECTION`, `INSERT_PROPERTY`, `LENGTH`: targets whose conversion
+    /// acts or describes instead of giving content, never read for a snapshot.
+    let sideEffectTargets: [InternedAtom]
 
     /// Interns every atom in one round trip.
     init(connection: DisplayConnection) {
@@ -51,7 +54,8 @@ struct KnownAtoms {
             "CLIPBOARD", "PRIMARY", "TARGETS", "TIMESTAMP", "MULTIPLE", "ATOM_PAIR", "UTF8_STRING",
             "STRING", "TEXT", "COMPOUND_TEXT", "text/plain;charset=utf-8", "text/plain",
             "x-kde-passwordManagerHint", "SAVE_TARGETS", "CLIPBOARD_MANAGER", "INCR", "NULL", "ATOM",
-            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS",
+            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS", "DELETE", "INSERT_SELECTION",
+            "INSERT_PROPERTY", "LENGTH",
         ]
         let atoms = connection.internAtoms(names)
         clipboard = atoms[0]
@@ -75,6 +79,7 @@ struct KnownAtoms {
         integer = atoms[18]
         timestampProperty = atoms[19]
         saveTargetsProperty = atoms[20]
+        sideEffectTargets = Array(atoms[21...24])
     }
 
     /// The atom of `selection`.

@@ -55,6 +55,10 @@ public struct CliptabInterface {
             CliptabProperty(name: "ClipboardOwned", signature: "b") { service in
                 .boolean(service.clipboard.isOwned)
             },
+            // Added in API version 3: which clipboard backend serves, and where.
+            CliptabProperty(name: "ClipboardBackend", signature: "s", changeSignal: .const) { service in
+                .string(service.clipboard.backend.summary)
+            },
             CliptabProperty(name: "ClipboardRowId", signature: "t") { service in
                 .uint64(service.clipboard.isOwned ? service.copiedRowID : 0)
             },

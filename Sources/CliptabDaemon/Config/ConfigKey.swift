@@ -9,6 +9,8 @@ import CliptabStore
 /// added without its section, range or validator does not compile. The command line's
 /// options use the same validators (`--paste-timeout-ms` is checked as `paste_timeout_ms`).
 public enum ConfigKey: String, CaseIterable, Sendable {
+    /// `[clipboard] backend`: auto, wayland or x11 (at the start only).
+    case backend
     /// `[clipboard] selections`: clipboard, or clipboard primary.
     case selections
     /// `[clipboard] secret_clear_ms`.
@@ -47,7 +49,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// The section the key belongs in.
     public var section: String {
         switch self {
-        case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds: "clipboard"
+        case .backend, .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds: "clipboard"
         case .dataDirectory, .durability: "store"
         case .cellBytes, .rowsPerTable, .sectionsPerTable: "limits"
         case .level: "log"
@@ -62,7 +64,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// running value.
     public var needsRestart: Bool {
         switch self {
-        case .dataDirectory, .durability: true
+        case .dataDirectory, .durability, .backend: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
             .terminalKey, .terminals, .repressModifiers, .notify:
@@ -86,8 +88,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .focusPasteTimeoutMilliseconds: (1...60_000, "milliseconds")
         // Programs ask again within milliseconds; seconds would only delay the restore.
         case .settleMilliseconds: (1...5_000, "milliseconds")
-        case .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey, .terminals,
-            .repressModifiers, .notify:
+        case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
+            .terminals, .repressModifiers, .notify:
             nil
         }
     }
@@ -99,6 +101,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         _ value: String, to configuration: inout DaemonConfiguration, environment: (String) -> String?
     ) throws(ConfigValueError) {
         switch self {
+        case .backend: configuration.backend = try Self.backend(value)
         case .selections: configuration.ownPrimary = try Self.selections(value)
         case .secretClearMilliseconds: configuration.secretClearMilliseconds = try number(value)
         case .pasteTimeoutMilliseconds: configuration.pasteTimeoutMilliseconds = try number(value)
@@ -134,6 +137,14 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             throw ConfigValueError("\(expected), found \(value)")
         }
         return number
+    }
+
+    /// The value of `backend`.
+    public static func backend(_ value: String) throws(ConfigValueError) -> ClipboardBackendChoice {
+        guard let choice = ClipboardBackendChoice(rawValue: value) else {
+            throw ConfigValueError("expected \"auto\", \"wayland\" or \"x11\", found \"\(value)\"")
+        }
+        return choice
     }
 
     /// The value of `selections`: true when PRIMARY is taken too.

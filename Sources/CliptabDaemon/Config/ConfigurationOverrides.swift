@@ -8,6 +8,8 @@ public struct ConfigurationOverrides: Equatable, Sendable {
     public var dataDirectory: String?
     /// `--durability`.
     public var durability: Durability?
+    /// `--clipboard-backend`.
+    public var backend: ClipboardBackendChoice?
     /// `--primary`.
     public var ownPrimary: Bool?
     /// `--secret-clear-ms`.
@@ -23,6 +25,7 @@ public struct ConfigurationOverrides: Equatable, Sendable {
         var result = configuration
         if let dataDirectory { result.dataDirectory = dataDirectory }
         if let durability { result.durability = durability }
+        if let backend { result.backend = backend }
         if let ownPrimary { result.ownPrimary = ownPrimary }
         if let secretClearMilliseconds { result.secretClearMilliseconds = secretClearMilliseconds }
         if let pasteTimeoutMilliseconds { result.pasteTimeoutMilliseconds = pasteTimeoutMilliseconds }

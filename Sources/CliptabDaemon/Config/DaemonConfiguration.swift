@@ -4,6 +4,8 @@ import CliptabStore
 
 /// The daemon's settings, as read from `cliptab.conf` and the command line.
 public struct DaemonConfiguration: Equatable, Sendable {
+    /// The clipboard backend to use (chosen at the start).
+    public var backend = ClipboardBackendChoice.auto
     /// Also own PRIMARY on copy (`selections = clipboard primary`).
     public var ownPrimary = false
     /// How long a secret table's copy stays on the clipboard, in milliseconds.
@@ -56,6 +58,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     /// One line naming every setting, for the debug log (table names, never cell text).
     public var summary: String {
         var parts = [
+            "backend=\(backend.rawValue)",
             "selections=\(ownPrimary ? "clipboard,primary" : "clipboard")",
             "secret_clear_ms=\(secretClearMilliseconds)",
             "paste_timeout_ms=\(pasteTimeoutMilliseconds)",

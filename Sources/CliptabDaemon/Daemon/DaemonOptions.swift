@@ -82,6 +82,8 @@ public struct DaemonOptions: Equatable, Sendable {
                     options.replace = true
                 case "--primary":
                     options.overrides.ownPrimary = true
+                case "--clipboard-backend":
+                    options.overrides.backend = try checked("--clipboard-backend", ConfigKey.backend)
                 case "--secret-clear-ms":
                     options.overrides.secretClearMilliseconds = try checked(
                         "--secret-clear-ms", ConfigKey.secretClearMilliseconds.number)
@@ -109,7 +111,8 @@ public struct DaemonOptions: Equatable, Sendable {
     /// The usage text of `--help`.
     public static let usage = """
         usage: cliptabd [--config FILE] [--replace] [--data-dir DIR] [--durability full|normal]
-                        [--primary] [--secret-clear-ms N] [--paste-timeout-ms N]
+                        [--clipboard-backend auto|wayland|x11] [--primary]
+                        [--secret-clear-ms N] [--paste-timeout-ms N]
                cliptabd [--config FILE] --check-config
                cliptabd --print-introspection | --version | --help
 
@@ -123,6 +126,8 @@ public struct DaemonOptions: Equatable, Sendable {
           --replace             take over the bus name from a running cliptabd
           --data-dir DIR        where the store lives (default: $XDG_DATA_HOME/cliptab)
           --durability MODE     full (default: every change survives power loss) or normal
+          --clipboard-backend B auto (default: Wayland's data-control where the session
+                                has it, else X11), wayland or x11
           --primary             also take PRIMARY (middle-click paste) on copy
           --secret-clear-ms N   clear a secret table's copy after N ms (default 30000)
           --paste-timeout-ms N  wait at most N ms for another program's clipboard (default 2000)

@@ -11,7 +11,7 @@ struct StatusCommand: CLICommand {
             Reads the daemon's properties and whether the clipboard holds text (without printing
             the text). Properties a later daemon adds are listed too. With --json: {"cliptab",
             "version", "api_version", "tables", "clipboard": {"state": "text"|"empty"|
-            "unavailable", "bytes" or "message"}, "properties"}.
+            "unavailable", "bytes" or "message", "backend"}, "properties"}.
             """)
 
     /// Takes the checked arguments.
@@ -46,7 +46,11 @@ struct StatusCommand: CLICommand {
         if case .boolean(let owned)? = property("ClipboardOwned") { ownedByDaemon = owned }
         var copiedRow: UInt64 = 0
         if case .uint64(let row)? = property("ClipboardRowId") { copiedRow = row }
-        let known = ["Version", "ApiVersion", "Tables", "ClipboardOwned", "ClipboardRowId"]
+        var backend: String?
+        if case .string(let summary)? = property("ClipboardBackend") { backend = summary }
+        let known = [
+            "Version", "ApiVersion", "Tables", "ClipboardOwned", "ClipboardRowId", "ClipboardBackend",
+        ]
         let others = properties.filter { !known.contains($0.0) }
 
         let clipboard: (state: String, message: String, bytes: Int?)
@@ -63,6 +67,7 @@ struct StatusCommand: CLICommand {
 
         if context.options.json {
             var clip: [(String, JSON)] = [("state", .string(clipboard.state))]
+            if let backend { clip.append(("backend", .string(backend))) }
             if let bytes = clipboard.bytes {
                 clip.append(("bytes", .unsigned(UInt64(bytes))))
                 clip.append(("owner", .string(ownedByDaemon ? "cliptabd" : "another program")))
@@ -98,6 +103,7 @@ struct StatusCommand: CLICommand {
                     ?? "\(clipboard.state) (\(clipboard.message))"
             ),
         ]
+        if let backend { lines.append(("backend", backend)) }
         lines += others.map { ($0.0, SignalLine.plain($0.1)) }
         let width = lines.map(\.0.count).max() ?? 0
         for (label, value) in lines {

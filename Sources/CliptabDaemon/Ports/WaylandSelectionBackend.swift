@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Posix
+import WaylandSelection
+
+/// The selection backend of a Wayland session: the clipboard and the primary selection
+/// through the compositor's data-control protocol (`ext_data_control_manager_v1` or
+/// `zwlr_data_control_manager_v1`), which needs no focus and no surface.
+///
+/// Readers are anonymous on Wayland, so served reads name nobody. A compositor that goes
+/// away or stops answering breaks the connection: every ownership ends with it, tables are
+/// served meanwhile, and a fresh connection is tried every `reconnectMilliseconds`.
+public final class WaylandSelectionBackend: SelectionBackend {
+    /// What it can do: PRIMARY where the manager has it; readers are never named.
+    public var capabilities: SelectionCapabilities {
+        SelectionCapabilities(primary: primarySupported, namesReaders: false)
+    }
+    /// The settings in force.
+    public var settings: ClipboardSettings
+
+    private let display: String
+    private var service: WaylandSelectionService?
+    private var primarySupported = true
+    private var nextConnectAttempt: UInt64 = 0
+    private var lastConnectError = ""
+    /// The ownerships of ours, by selection: the stamp and the service's token.
+    private var owned: [ClipboardSelection: (stamp: OwnershipStamp, token: WaylandOwnershipToken)] = [:]
+    private var lastStamp: UInt64 = 0
+    private var events: [SelectionEvent] = []
+
+    /// Connects to `display` (a `WAYLAND_DISPLAY` value) at once; `connectError` says why
+    /// when it failed (the daemon then may choose X11 instead), and calls retry later.
+    public init(display: String, settings: ClipboardSettings) {
+        self.display = display
+        self.settings = settings
+        do {
+            try connect()
+        } catch {
+            lastConnectError = "\(error)"
+            nextConnectAttempt = MonotonicClock.milliseconds() + UInt64(settings.reconnectMilliseconds)
+        }
+    }
+
+    /// Why the first connection failed, or nil when it worked.
+    public var connectError: String? { service == nil ? lastConnectError : nil }
+
+    /// The data-control interface the compositor gave.
+    public private(set) var protocolName = ""
+
+    /// The backend in words: `wayland (zwlr_data_control_manager_v1 on wayland-1)`.
+    public var summary: String {
+        "wayland (\(protocolName.isEmpty ? "no data-control yet" : protocolName) on \(display))"
+    }
+
+    // MARK: - Connection
+
+    private func connect() throws(WaylandError) {
+        let configuration = WaylandSelectionConfiguration(
+            transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+            compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
+        let connected = try WaylandSelectionService.connect(display: display, configuration: configuration)
+        connected.onOwnershipLost = { [weak self] name, token in
+            self?.lost(Self.selection(name), token: token)
+        }
+        connected.onTransfer = { [weak self] transfer in self?.served(transfer) }
+        service = connected
+        primarySupported = connected.supportsPrimarySelection
+        protocolName = connected.protocolName
+        lastConnectError = ""
+    }
+
+    /// A live connection, made now if there is none and the compositor may be back.
+    @discardableResult
+    private func connectIfNeeded(now: UInt64, force: Bool = false) -> WaylandSelectionService? {
+        if let service, !service.isBroken { return service }
+        dropBrokenService(now: now)
+        guard force || now >= nextConnectAttempt else { return nil }
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        do {
+            try connect()
+            return service
+        } catch {
+            lastConnectError = "\(error)"
+            return nil
+        }
+    }
+
+    private func unavailable() -> CliptabError {
+        let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
+        return CliptabError(
+            .clipboardUnavailable, "the Wayland display \(display) is not reachable: \(reason)")
+    }
+
+    private func dropBrokenService(now: UInt64) {
+        guard let service, service.isBroken else { return }
+        lastConnectError = service.failure.map { "\($0)" } ?? ""
+        self.service = nil
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        for selection in ClipboardSelection.allCases {
+            if let ownership = owned.removeValue(forKey: selection) {
+                events.append(.lost(selection, ownership.stamp))
+            }
+        }
+    }
+
+    private func lost(_ selection: ClipboardSelection, token: WaylandOwnershipToken) {
+        guard let ownership = owned[selection], ownership.token == token else { return }
+        owned[selection] = nil
+        events.append(.lost(selection, ownership.stamp))
+    }
+
+    private func served(_ transfer: WaylandTransfer) {
+        let selection = Self.selection(transfer.selection)
+        guard let ownership = owned[selection] else { return }
+        let text = WaylandSelectionService.textTypePreference.contains(transfer.mimeType)
+        events.append(
+            .served(selection, ownership.stamp, reader: nil, textDelivered: text && transfer.isComplete))
+    }
+
+    private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {
+        name == .clipboard ? .clipboard : .primary
+    }
+
+    private static func name(_ selection: ClipboardSelection) -> WaylandSelectionName {
+        selection == .clipboard ? .clipboard : .primary
+    }
+
+    // MARK: - SelectionBackend
+
+    /// Owns `selection` with `content`; returns once a round trip showed the compositor
+    /// took it.
+    ///
+    /// Wayland has no timestamps: a replacing `own` checks that the ownership it replaces
+    /// is still ours as far as the events read so far tell.
+    public func own(
+        _ selection: ClipboardSelection, _ content: SelectionContent, secret: Bool, replacing: OwnershipStamp?
+    ) throws -> OwnershipStamp {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            throw unavailable()
+        }
+        let name = Self.name(selection)
+        if let replacing {
+            service.processEvents(now: MonotonicClock.milliseconds())
+            guard let ownership = owned[selection], ownership.stamp == replacing,
+                service.ownershipToken(name) == ownership.token
+            else {
+                throw CliptabError(
+                    .clipboardUnavailable, "another program took the \(name) since; its content stays")
+            }
+        }
+        let formats: [(mime: String, bytes: [UInt8])]
+        switch content {
+        case .text(let text): formats = WaylandSelectionService.textFormats(Array(text.utf8))
+        case .saved(let saved):
+            guard let saved = saved as? WaylandSavedClipboard else {
+                throw CliptabError(.clipboardUnavailable, "that content was read by another backend")
+            }
+            formats = saved.formats
+        }
+        let token: WaylandOwnershipToken
+        do {
+            token = try service.own(name, formats: formats, secret: secret)
+        } catch {
+            if let ownership = owned.removeValue(forKey: selection) {
+                events.append(.lost(selection, ownership.stamp))
+            }
+            throw CliptabError(.clipboardUnavailable, "could not take the \(name): \(error)")
+        }
+        lastStamp += 1
+        let stamp = OwnershipStamp(rawValue: lastStamp)
+        owned[selection] = (stamp, token)
+        return stamp
+    }
+
+    /// Gives `selection` up if the ownership `stamp` is still the current one.
+    public func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) {
+        guard let ownership = owned[selection], ownership.stamp == stamp else { return }
+        owned[selection] = nil
+        service?.release(Self.name(selection), token: ownership.token)
+    }
+
+    /// The current ownership of ours, as far as the events read so far tell.
+    public func currentStamp(_ selection: ClipboardSelection) -> OwnershipStamp? {
+        guard let service, !service.isBroken, let ownership = owned[selection],
+            service.ownershipToken(Self.name(selection)) == ownership.token
+        else { return nil }
+        return ownership.stamp
+    }
+
+    /// Reads the best text type another program offers, after its password hint.
+    public func readText(
+        _ selection: ClipboardSelection, completion: @escaping (Result<ClipboardText, CliptabError>) -> Void
+    ) {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            return completion(.failure(unavailable()))
+        }
+        let name = Self.name(selection)
+        service.readText(
+            name, timeoutMilliseconds: settings.readTimeoutMilliseconds, maxBytes: settings.maxReadBytes
+        ) { [settings] result in
+            completion(
+                result.mapError { Self.readError($0, name, timeout: settings.readTimeoutMilliseconds) }
+                    .flatMap {
+                        read in
+                        if let offset = read.bytes.firstIndex(of: 0) {
+                            return .failure(
+                                CliptabError(
+                                    .invalidArgument,
+                                    "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
+                                        + "and D-Bus cannot carry"))
+                        }
+                        return .success(
+                            ClipboardText(
+                                text: String(decoding: read.bytes, as: UTF8.self),
+                                isMarkedSecret: read.markedSecret))
+                    })
+        }
+    }
+
+    /// Reads every type another program offers, one after the other, `maxBytes` in all.
+    public func readSaved(
+        _ selection: ClipboardSelection, maxBytes: Int,
+        completion: @escaping (Result<SavedClipboard, CliptabError>) -> Void
+    ) {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            return completion(.failure(unavailable()))
+        }
+        let name = Self.name(selection)
+        let types = service.offeredTypes(name)
+        guard !types.isEmpty else {
+            return completion(
+                .failure(CliptabError(.clipboardEmpty, "nothing to paste: nothing owns the \(name)")))
+        }
+        let gathering = WaylandSavedClipboard(formats: [], markedSecret: false)
+        let deadline = MonotonicClock.milliseconds() + UInt64(settings.readTimeoutMilliseconds)
+        var remaining = Array(types.prefix(64))
+        let timeout = settings.readTimeoutMilliseconds
+        func next() {
+            guard let type = remaining.first else { return completion(.success(gathering)) }
+            remaining.removeFirst()
+            let now = MonotonicClock.milliseconds()
+            guard now < deadline else {
+                return completion(.failure(Self.readError(.timedOut, name, timeout: timeout)))
+            }
+            service.read(
+                name, mimeType: type, timeoutMilliseconds: Int(deadline - now),
+                maxBytes: max(maxBytes - gathering.byteCount, 0)
+            ) { result in
+                switch result {
+                case .success(let bytes) where type == WaylandSelectionService.passwordHintType:
+                    gathering.isMarkedSecret = bytes.elementsEqual("secret".utf8)
+                case .success(let bytes):
+                    gathering.formats.append((type, bytes))
+                case .failure(.tooLarge), .failure(.broken), .failure(.timedOut):
+                    if case .failure(let error) = result {
+                        return completion(.failure(Self.readError(error, name, timeout: timeout)))
+                    }
+                case .failure:
+                    // A type the owner does not give after all is left out.
+                    break
+                }
+                next()
+            }
+        }
+        next()
+    }
+
+    /// Does nothing: Wayland has no clipboard-manager hand-over (a manager reads every new
+    /// selection itself).
+    public func handOver() {}
+
+    /// The compositor connection's descriptor, while there is a live one.
+    public var pollDescriptor: Int32? {
+        guard let service, !service.isBroken else { return nil }
+        return service.fileDescriptor
+    }
+
+    /// Handles the compositor's events, retries a lost compositor; returns what happened.
+    public func process(now: UInt64) -> [SelectionEvent] {
+        if let service {
+            service.processEvents(now: now)
+            dropBrokenService(now: now)
+        } else {
+            connectIfNeeded(now: now)
+        }
+        defer { events = [] }
+        return events
+    }
+
+    /// The earliest of the service's deadline and the next retry.
+    public func nextDeadline() -> UInt64? {
+        if !events.isEmpty { return 0 }
+        if let service, !service.isBroken { return service.nextDeadline() }
+        return nextConnectAttempt
+    }
+
+    private static func readError(_ error: WaylandReadError, _ name: WaylandSelectionName, timeout: Int)
+        -> CliptabError
+    {
+        switch error {
+        case .nothingOffered, .noText, .typeNotOffered:
+            return CliptabError(.clipboardEmpty, "nothing to paste: \(error) (the \(name))")
+        case .timedOut:
+            return CliptabError(
+                .clipboardUnavailable, "the \(name)'s owner did not send its data within \(timeout) ms")
+        case .tooLarge, .busy: return CliptabError(.limitExceeded, "\(error)")
+        case .primaryUnsupported, .broken, .systemCall: return CliptabError(.clipboardUnavailable, "\(error)")
+        }
+    }
+}
+
+/// Another program's Wayland selection, every type it offered.
+final class WaylandSavedClipboard: SavedClipboard {
+    var formats: [(mime: String, bytes: [UInt8])]
+    var isMarkedSecret: Bool
+
+    init(formats: [(mime: String, bytes: [UInt8])], markedSecret: Bool) {
+        self.formats = formats
+        isMarkedSecret = markedSecret
+    }
+
+    var byteCount: Int { formats.reduce(0) { $0 + $1.bytes.count } }
+    var formatCount: Int { formats.count }
+}
