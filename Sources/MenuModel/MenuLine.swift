@@ -37,20 +37,60 @@ public struct MenuLine: Equatable, Sendable {
         self.id = id
     }
 
+    /// What a row of a secret table shows in place of its text (its name shows beside it);
+    /// always the same length, so it says nothing of the text.
+    public static let secretMask = "••••••••"
+
     /// The mark put after the first line of a multi-line text.
     public static let moreLinesMark = "⏎"
 
+    /// The most characters of a line kept for showing: more than a popup of the widest
+    /// setting (200 digit widths) can show, so that a row of megabytes is cut before it is
+    /// measured or drawn.
+    public static let shownLimit = 1024
+
+    /// How far past the first line's end a non-blank character is looked for (to decide on
+    /// the ` ⏎` mark): a cell of megabytes of blanks after its first line gets the mark.
+    static let moreLookahead = 4096
+
     /// A cell's text as one line: the first line, with ` ⏎` when more lines follow, and
-    /// control characters (tabs) shown as spaces.
+    /// control characters (tabs) shown as spaces, cut to `shownLimit` characters (then "…").
+    ///
+    /// Reads at most `shownLimit` + `moreLookahead` characters of the text, whatever its length.
     public static func oneLine(_ text: String) -> String {
-        var first = Substring(text)
-        var more = false
-        if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            first = text[..<newline]
-            more = text[text.index(after: newline)...].contains { !$0.isWhitespace }
+        let scalars = text.unicodeScalars
+        var shown = String.UnicodeScalarView()
+        var index = scalars.startIndex
+        var cut = false
+        // Counted here: the view's own count walks the whole view.
+        var kept = 0
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == "\n" || scalar == "\r" { break }
+            if kept == shownLimit {
+                cut = true
+                break
+            }
+            kept += 1
+            shown.append(scalar.value < 32 ? " " : scalar)
+            scalars.formIndex(after: &index)
         }
-        var shown = String(first.map { $0.isASCII && ($0.asciiValue ?? 32) < 32 ? " " : $0 })
-        if more { shown += " " + moreLinesMark }
-        return shown
+        var more = false
+        if !cut && index != scalars.endIndex {
+            scalars.formIndex(after: &index)
+            var looked = 0
+            while index != scalars.endIndex {
+                if !scalars[index].properties.isWhitespace || looked == moreLookahead {
+                    more = true
+                    break
+                }
+                looked += 1
+                scalars.formIndex(after: &index)
+            }
+        }
+        var line = String(shown)
+        if cut { line += "…" }
+        if more { line += " " + moreLinesMark }
+        return line
     }
 }

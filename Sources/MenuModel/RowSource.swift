@@ -35,4 +35,15 @@ public struct FetchedRow: Equatable, Sendable {
 public protocol RowSource: AnyObject {
     /// Rows `offset ..< offset + limit` of `section`; `limit` 0 means every row from `offset`.
     func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow]
+
+    /// The same rows with each text cut to its first `characters` characters (the daemon's
+    /// `GetRowPreviews`): what a menu needs to show them.
+    func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow]
+}
+
+extension RowSource {
+    /// The rows whole, for sources that cannot cut them.
+    public func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow] {
+        try rows(section: section, offset: offset, limit: limit)
+    }
 }

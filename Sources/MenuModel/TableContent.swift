@@ -13,7 +13,11 @@ public final class TableContent: MenuContent {
     private let outlines: [SectionOutline]
     private let names: [UInt64: String]
     private let endItems: Bool
+    private let secret: Bool
     private let pageSize: Int
+    private let previewCharacters: Int
+    /// Whether each section's rows were fetched whole (for the filter), not as previews.
+    private var whole: [Bool]
     /// The first line of each section, and the total as the last element.
     private let starts: [Int]
     /// The fetched pages of each section, by page number: nothing is kept (or allocated)
@@ -24,22 +28,39 @@ public final class TableContent: MenuContent {
     /// How many fetches were made (for tests of the paging).
     public private(set) var fetchCount = 0
 
-    private struct Entry {
+    /// A fetched row: what it shows, and its text folded for the filter when first filtered
+    /// (folding a page of rows of megabytes is not work for the first frame).
+    private final class Entry {
         let row: FetchedRow
         let shown: String
-        let folded: String
+        private(set) lazy var folded = row.text.lowercased()
+
+        init(row: FetchedRow, shown: String) {
+            self.row = row
+            self.shown = shown
+        }
     }
 
     /// Lays out `outlines`; rows come from `source` in pages of `pageSize`, names from `names`
     /// (row id → name); `endItems` adds an "end of section" choice to each section.
+    ///
+    /// The rows of a `secret` table show `MenuLine.secretMask` in place of their text, and
+    /// the filter matches their names only: their text is dropped as it is fetched.
+    ///
+    /// With `previewCharacters` above 0, pages are fetched as previews of that many
+    /// characters (a row of megabytes costs what its line shows), and the whole texts only
+    /// when the filter needs them (`loadAll`).
     public init(
         source: RowSource, outlines: [SectionOutline], names: [UInt64: String] = [:], endItems: Bool = false,
-        pageSize: Int = 100
+        secret: Bool = false, pageSize: Int = 100, previewCharacters: Int = 0
     ) {
+        self.previewCharacters = previewCharacters
+        whole = outlines.map { _ in false }
         self.source = source
         self.outlines = outlines
         self.names = names
         self.endItems = endItems
+        self.secret = secret
         self.pageSize = max(1, pageSize)
         var starts: [Int] = []
         var next = 0
@@ -123,11 +144,15 @@ public final class TableContent: MenuContent {
         return names[entry.row.id].map { $0.lowercased().contains(needle) } ?? false
     }
 
-    /// Fetches every row not fetched yet, one call per section.
+    /// Fetches every row not fetched yet, whole, one call per section (rows fetched as
+    /// previews are fetched again).
     public func loadAll() {
-        for section in outlines.indices {
+        for section in outlines.indices where !whole[section] {
             let pageCount = (outlines[section].rowCount + pageSize - 1) / pageSize
-            if pages[section].count < pageCount { store(section, offset: 0, limit: 0) }
+            if previewCharacters > 0 || pages[section].count < pageCount {
+                store(section, offset: 0, limit: 0, preview: false)
+            }
+            whole[section] = failure == nil
         }
     }
 
@@ -136,20 +161,25 @@ public final class TableContent: MenuContent {
         let page = row / pageSize
         if pages[section][page] == nil {
             guard failure == nil else { return nil }
-            store(section, offset: page * pageSize, limit: pageSize)
+            store(section, offset: page * pageSize, limit: pageSize, preview: previewCharacters > 0)
         }
         guard let entries = pages[section][page], row % pageSize < entries.count else { return nil }
         return entries[row % pageSize]
     }
 
-    /// Fetches rows of `section` (`limit` 0: all from `offset`) and keeps them by page.
-    private func store(_ section: Int, offset: Int, limit: Int) {
+    /// Fetches rows of `section` (`limit` 0: all from `offset`), as previews or whole, and
+    /// keeps them by page.
+    private func store(_ section: Int, offset: Int, limit: Int, preview: Bool) {
         guard failure == nil else { return }
         fetchCount += 1
         let rowCount = outlines[section].rowCount
         let end = limit == 0 ? rowCount : min(rowCount, offset + limit)
         do {
-            let rows = try source.rows(section: section, offset: offset, limit: limit)
+            let rows =
+                preview
+                ? try source.previews(
+                    section: section, offset: offset, limit: limit, characters: previewCharacters)
+                : try source.rows(section: section, offset: offset, limit: limit)
             var index = offset
             while index < end {
                 let page = index / pageSize
@@ -158,13 +188,16 @@ public final class TableContent: MenuContent {
                 entries.reserveCapacity(pageEnd - index)
                 for position in index..<pageEnd {
                     let fetched = position - offset
-                    if fetched < rows.count {
+                    if fetched < rows.count && secret {
+                        // Nothing of a secret's text is kept: not shown, not matched.
+                        let row = FetchedRow(id: rows[fetched].id, text: "")
+                        entries.append(Entry(row: row, shown: MenuLine.secretMask))
+                    } else if fetched < rows.count {
                         let row = rows[fetched]
-                        entries.append(
-                            Entry(row: row, shown: MenuLine.oneLine(row.text), folded: row.text.lowercased()))
+                        entries.append(Entry(row: row, shown: MenuLine.oneLine(row.text)))
                     } else {
                         // Rows deleted since the counts were read: shown as gone, not fetched again.
-                        entries.append(Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)", folded: ""))
+                        entries.append(Entry(row: FetchedRow(id: 0, text: ""), shown: "(gone)"))
                     }
                 }
                 pages[section][page] = entries

@@ -12,8 +12,22 @@ public final class PopupFont {
     private let name: String
     /// Fonts opened for characters the font lacks, in the order they were needed.
     private var fallbacks: [UnsafeMutablePointer<XftFont>] = []
-    /// Characters no font has: not looked for again.
-    private var unmatched: Set<UInt32> = []
+    /// The font chosen for each character met so far (0: this font, n: fallback n - 1), so
+    /// that a character is looked up in the fonts once, not at every measure or draw.
+    private var choices: [UInt32: Int] = [:]
+    /// The advance of each character met so far, in pixels, with the font chosen for it.
+    private var advances: [UInt32: Int] = [:]
+    /// Every character some scalable installed font has (looked up once, when a character
+    /// none of the open fonts has is first met): one missing from it needs no font match.
+    private var installed: OpaquePointer?
+    private var installedLooked = false
+
+    /// How many times text was handed to Xft to be measured (`XftTextExtentsUtf8`).
+    public private(set) var measurements = 0
+    /// How many bytes of text were handed to Xft to be measured.
+    public private(set) var measuredBytes = 0
+    /// How many fallback fonts were searched for (`XftFontMatch`).
+    public private(set) var fallbackSearches = 0
 
     private init(connection: PopupConnection, font: UnsafeMutablePointer<XftFont>, name: String) {
         self.connection = connection
@@ -32,6 +46,7 @@ public final class PopupFont {
     }
 
     deinit {
+        if let installed { FcCharSetDestroy(installed) }
         for fallback in fallbacks { XftFontClose(connection.display, fallback) }
         XftFontClose(connection.display, font)
     }
@@ -41,11 +56,12 @@ public final class PopupFont {
     /// The height of a line of text.
     public var height: Int { Int(font.pointee.ascent + font.pointee.descent) }
 
-    /// The advance of `text` in pixels.
-    ///
-    /// The corresponding C function is `XftTextExtentsUtf8`.
+    /// The advance of `text` in pixels: the sum of its characters' advances, in `Int` (Xft's
+    /// own extents are 16-bit and wrap past 32,767 pixels).
     public func width(of text: String) -> Int {
-        runs(text).reduce(0) { $0 + advance($1.text, $1.font) }
+        var total = 0
+        for scalar in text.unicodeScalars { total += advance(scalar) }
+        return total
     }
 
     /// Whether the font itself has a glyph for `scalar`.
@@ -74,29 +90,76 @@ public final class PopupFont {
         return runs
     }
 
-    /// The advance of `text` drawn with `font`.
-    private func advance(_ text: String, _ font: UnsafeMutablePointer<XftFont>) -> Int {
+    /// The advance of `scalar` drawn with the font chosen for it, measured once.
+    ///
+    /// The corresponding C function is `XftTextExtentsUtf8`.
+    private func advance(_ scalar: Unicode.Scalar) -> Int {
+        if let known = advances[scalar.value] { return known }
         var extents = XGlyphInfo()
-        var bytes = Array(text.utf8)
-        XftTextExtentsUtf8(connection.display, font, &bytes, Int32(bytes.count), &extents)
-        return Int(extents.xOff)
+        var bytes = Array(String(scalar).utf8)
+        measurements += 1
+        measuredBytes += bytes.count
+        XftTextExtentsUtf8(connection.display, font(for: scalar), &bytes, Int32(bytes.count), &extents)
+        let width = Int(extents.xOff)
+        advances[scalar.value] = width
+        return width
     }
 
-    /// The font that draws `scalar`: this one, a fallback already open, or a new fallback
-    /// matched for it; this one when none has it (it draws a box).
+    /// The font that draws `scalar`, chosen once per character.
+    ///
+    /// It is this one, a fallback already open, or a new fallback matched for it; this one
+    /// when none has it (it draws a box).
     private func font(for scalar: Unicode.Scalar) -> UnsafeMutablePointer<XftFont> {
+        if let known = choices[scalar.value] { return known == 0 ? font : fallbacks[known - 1] }
+        let chosen = choose(scalar)
+        choices[scalar.value] = chosen
+        return chosen == 0 ? font : fallbacks[chosen - 1]
+    }
+
+    /// The index of the font for `scalar` (0: this font, n: fallback n - 1).
+    private func choose(_ scalar: Unicode.Scalar) -> Int {
         let display = connection.display
-        if XftCharExists(display, font, scalar.value) != 0 || scalar.value < 0x20 { return font }
-        if let open = fallbacks.first(where: { XftCharExists(display, $0, scalar.value) != 0 }) {
-            return open
+        if XftCharExists(display, font, scalar.value) != 0 || scalar.value < 0x20 { return 0 }
+        if let open = fallbacks.firstIndex(where: { XftCharExists(display, $0, scalar.value) != 0 }) {
+            return open + 1
         }
-        if unmatched.contains(scalar.value) { return font }
-        if let found = openFallback(for: scalar.value) {
-            fallbacks.append(found)
-            return found
+        guard isInstalled(scalar.value), let found = openFallback(for: scalar.value) else { return 0 }
+        fallbacks.append(found)
+        return fallbacks.count
+    }
+
+    /// Whether some scalable installed font has `character` (true when that cannot be told).
+    private func isInstalled(_ character: UInt32) -> Bool {
+        if !installedLooked {
+            installedLooked = true
+            installed = Self.installedCharacters()
         }
-        unmatched.insert(scalar.value)
-        return font
+        guard let installed else { return true }
+        return FcCharSetHasChar(installed, character) != 0
+    }
+
+    /// The union of the character sets of every scalable installed font (from fontconfig's
+    /// cache: one list, no font opened); nil when fontconfig cannot list them.
+    private static func installedCharacters() -> OpaquePointer? {
+        guard let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() else { return nil }
+        defer {
+            FcObjectSetDestroy(objects)
+            FcPatternDestroy(pattern)
+        }
+        FcPatternAddBool(pattern, "scalable", 1)
+        FcObjectSetAdd(objects, "charset")
+        guard let list = FcFontList(nil, pattern, objects), let union = FcCharSetCreate() else { return nil }
+        defer { FcFontSetDestroy(list) }
+        for index in 0..<Int(list.pointee.nfont) {
+            var characters: OpaquePointer?
+            if let font = list.pointee.fonts[index],
+                FcPatternGetCharSet(font, "charset", 0, &characters) == FcResultMatch, let characters
+            {
+                var changed: FcBool = 0
+                FcCharSetMerge(union, characters, &changed)
+            }
+        }
+        return union
     }
 
     /// A font for `character`, matched from a copy of the name's own pattern (the open font's
@@ -114,6 +177,7 @@ public final class PopupFont {
         FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
+        fallbackSearches += 1
         guard let match = XftFontMatch(display, connection.screen, pattern, &result) else { return nil }
         // On success the font owns the matched pattern.
         guard let opened = XftFontOpenPattern(display, match) else {
@@ -128,21 +192,27 @@ public final class PopupFont {
     }
 
     /// `text` cut to fit `width` pixels, ending in "…" when cut.
+    ///
+    /// Only what can show is measured: characters are added one by one until the next one
+    /// would not fit, and at most `width` of them are looked at (one that shows takes a
+    /// pixel at least), so a line of megabytes costs what a line of the window's width does.
     public func fit(_ text: String, width limit: Int) -> String {
         guard limit > 0 else { return "" }
-        if width(of: text) <= limit { return text }
-        let characters = Array(text)
-        // The longest prefix that still fits with the ellipsis, found by halving.
-        var low = 0
-        var high = characters.count
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if width(of: String(characters[..<middle]) + "…") <= limit {
-                low = middle
-            } else {
-                high = middle - 1
-            }
+        let scalars = text.unicodeScalars
+        let ellipsis = width(of: "…")
+        var used = 0
+        var looked = 0
+        var index = scalars.startIndex
+        // The end of the longest prefix that still fits with the ellipsis after it.
+        var cut = index
+        while index != scalars.endIndex {
+            let next = used + advance(scalars[index])
+            guard next <= limit, looked < limit else { return String(scalars[..<cut]) + "…" }
+            used = next
+            looked += 1
+            scalars.formIndex(after: &index)
+            if used + ellipsis <= limit { cut = index }
         }
-        return String(characters[..<low]) + "…"
+        return text
     }
 }

@@ -7,7 +7,9 @@ import Posix
 
 /// Issue 14's figures: the time from starting a menu to its window mapped and painted, for
 /// `cliptab menu` (rows from the daemon) beside `dmenu -l 20` and `rofi -dmenu` (the same
-/// rows from a file on stdin), interleaved in one run on one Xvfb.
+/// rows from a file on stdin), interleaved in one run on one Xvfb; and issue 24's: the
+/// popup on rows of one line of 1 MB, and of 20,000 characters no font has, against the
+/// same number of short rows.
 enum MenuBenchmark {
     /// Rounds; each runs every menu once (the first round only warms caches).
     static let rounds = 16
@@ -16,6 +18,28 @@ enum MenuBenchmark {
     struct Subject {
         let label: String
         let command: String
+    }
+
+    /// How many rows the long-row tables have (the same as the short table).
+    static let longRowCount = 20
+
+    /// The long-row tables: one line of 1 MB, and 20,000 characters no installed font has
+    /// (the Private Use Areas); `short` holds rows of a few words.
+    static var longRows: [(String, String)] {
+        var unknown = String.UnicodeScalarView()
+        var value: UInt32 = 0xE000
+        var made = 0
+        while made < 20_000 {
+            if let scalar = Unicode.Scalar(value) {
+                unknown.append(scalar)
+                made += 1
+            }
+            value = value == 0xF8FF ? 0xF0000 : value + 1
+        }
+        return [
+            ("short", "some text to paste"), ("megabyte", String(repeating: "x", count: 1_000_000)),
+            ("unknown", String(unknown)),
+        ]
     }
 
     static func run() throws {
@@ -33,6 +57,15 @@ enum MenuBenchmark {
                 [.string("t\(count)"), .string("lines"), .string(data), .boolean(true)])
             try ClipboardBenchmark.write(data, to: session.root + "/t\(count).txt")
         }
+        for (table, line) in longRows {
+            let rows = (0..<longRowCount).map { "\($0) " + line }
+            try session.call(
+                client, "ImportTable",
+                [
+                    .string(table), .string("lines"), .string(rows.joined(separator: "\n") + "\n"),
+                    .boolean(true),
+                ])
+        }
         let subjects = [
             Subject(label: "cliptab menu, 1,000 rows", command: "exec \(cliptab) menu t1000"),
             Subject(
@@ -45,6 +78,9 @@ enum MenuBenchmark {
                 command: "exec \(dmenu) -l 20 < \(session.root)/t100000.txt"),
             // The popup alone, without the exec from cliptab (for reference: no goal).
             Subject(label: "cliptab-menu, 1,000 rows", command: "exec \(popup) t1000"),
+            Subject(label: "cliptab menu, 20 short rows", command: "exec \(cliptab) menu short"),
+            Subject(label: "cliptab menu, 20 rows of 1 MB", command: "exec \(cliptab) menu megabyte"),
+            Subject(label: "cliptab menu, 20 rows unknown", command: "exec \(cliptab) menu unknown"),
         ]
         // The watcher's connection closes before the session stops its Xvfb.
         let medians = try withExtendedLifetime(session) {
@@ -59,6 +95,9 @@ enum MenuBenchmark {
             ("cliptab / dmenu, 1,000", medians[0] / medians[1], 1.0),
             ("cliptab / rofi, 1,000", medians[0] / medians[2], 0.75),
             ("cliptab / dmenu, 100,000", medians[3] / medians[4], 0.7),
+            // Such rows cost what short rows do: previews on the bus, the shown part measured.
+            ("1 MB rows / short rows", medians[7] / medians[6], 1.25),
+            ("unknown chars / short rows", medians[8] / medians[6], 1.25),
         ]
         Report.row(["ratio", "value", "goal", ""], [30, 10, 8, 8])
         for (label, ratio, goal) in ratios {

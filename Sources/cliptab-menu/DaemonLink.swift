@@ -148,6 +148,19 @@ final class DaemonLink {
         return names
     }
 
+    /// Whether the table is secret (`GetSecret`), so that its rows' text is never shown.
+    ///
+    /// A daemon without `GetSecret` (API version 1) has no secret tables.
+    func isSecret(_ table: String) throws -> Bool {
+        let values: [BusValue]
+        do {
+            values = try call("GetSecret", [.string(table)])
+        } catch let failure as DaemonFailure where failure.error.name == BusErrorName.unknownMethod {
+            return false
+        }
+        return try read("GetSecret") { () throws(BusValueMismatch) in try values.boolean(at: 0) }
+    }
+
     /// The row's actions, in the daemon's order.
     func actions(_ row: MenuRow) throws -> [String] {
         let values = try call(
@@ -190,14 +203,42 @@ final class DaemonRows: RowSource {
         self.table = table
     }
 
+    /// False once the daemon answered that it has no `GetRowPreviews` (API version 2).
+    private var hasPreviews = true
+
     /// `GetRows` for one page (or all rows for `limit` 0).
     func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
-        let values = try link.call(
+        try fetch(
             "GetRows",
             [.string(table), .int32(Int32(section)), .uint32(UInt32(offset)), .uint32(UInt32(limit))])
+    }
+
+    /// `GetRowPreviews` for one page: each text's first `characters` characters; `GetRows`
+    /// from a daemon without it.
+    func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow] {
+        if hasPreviews {
+            do {
+                return try fetch(
+                    "GetRowPreviews",
+                    [
+                        .string(table), .int32(Int32(section)), .uint32(UInt32(offset)),
+                        .uint32(UInt32(limit)),
+                        .uint32(UInt32(clamping: characters)),
+                    ])
+            } catch let failure as DaemonFailure where failure.error.name == BusErrorName.unknownMethod {
+                hasPreviews = false
+            }
+        }
+        return try rows(section: section, offset: offset, limit: limit)
+    }
+
+    /// Calls `member` and reads its `a(ts)` reply.
+    private func fetch(_ member: String, _ arguments: [BusValue]) throws -> [FetchedRow] {
+        let values = try link.call(member, arguments)
         guard let pairs = try? values.structures(at: 0, expected: "(ts)") else {
             throw DaemonFailure(
-                error: BusError(name: BusErrorName.failed, message: "cliptabd answered GetRows unexpectedly"),
+                error: BusError(
+                    name: BusErrorName.failed, message: "cliptabd answered \(member) unexpectedly"),
                 isGone: false)
         }
         return pairs.map { pair in

@@ -66,15 +66,17 @@ final class MenuApp {
         do {
             signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
             try open(setup, firstCount: firstCount(first))
+            push(first, prompt: prompt)
+            // The first frame is drawn before the grab (its rows fetched, measured and drawn
+            // into the pixmap): the desktop's input is never held while it is made, and the
+            // window never shows empty.
+            paint()
             // Grabbed on the root window before the window shows: once it is seen, every key
             // comes to the menu.
             try connection.grabInput()
         } catch {
             return report(error)
         }
-        push(first, prompt: prompt)
-        // The first frame is drawn before the window shows, so it never shows empty.
-        paint()
         surface.map()
         surface.present()
         // Both cost time before the first frame and are not needed for it.
@@ -95,12 +97,18 @@ final class MenuApp {
         return settings.rows
     }
 
-    /// A table's lines, fetched lazily.
+    /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
     private func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
         TableContent(
             source: DaemonRows(link: link, table: table), outlines: try link.sections(table),
-            names: link.rowNames(table), endItems: endItems, pageSize: max(50, settings.rows * 3))
+            names: link.rowNames(table), endItems: endItems, secret: try link.isSecret(table),
+            pageSize: max(50, settings.rows * 3), previewCharacters: Self.previewCharacters)
     }
+
+    /// How much of each row is fetched to show it: more than a line keeps
+    /// (`MenuLine.shownLimit`), with room to see whether more lines follow; the most the
+    /// daemon sends.
+    static let previewCharacters = 4096
 
     /// Takes the display, the font and the colours from `setup`, and makes the window at the
     /// pointer.
@@ -276,7 +284,10 @@ final class MenuApp {
                 prompt: "move to")
             return nil
         case .startEdit(let row):
-            push(.input(.edit(row), LineEditor(try link.text(try link.locate(row)))), prompt: "edit")
+            // A secret is replaced, never shown: its editor starts empty.
+            let current = try link.locate(row)
+            let text = try link.isSecret(current.table) ? "" : try link.text(current)
+            push(.input(.edit(row), LineEditor(text)), prompt: "edit")
             return nil
         case .move(let row, let section, let index):
             let current = try link.locate(row)

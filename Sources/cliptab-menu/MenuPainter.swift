@@ -59,7 +59,7 @@ final class MenuPainter {
             }
         case .list(_, let list):
             if message == nil {
-                let head = prompt + " › "
+                let head = font.fit(prompt, width: textWidth / 2) + " › "
                 surface.text(head, x: padding, baseline: baseline(0), font: font, color: title)
                 let start = padding + font.width(of: head)
                 surface.text(

@@ -31,6 +31,7 @@ struct BadInputTests {
         "GetClipboard": [], "ClearClipboard": [], "SetAllowedActions": [s("t"), strings(["copy"])],
         "GetAllowedActions": [s("t")], "SetSecret": [s("t"), b(true)], "Reload": [],
         "SetRowName": [s("t"), i(0), i(0), s("sig")], "FindRow": [s("t"), s("sig")], "GetRowNames": [s("t")],
+        "GetRowPreviews": [s("t"), i(0), u(0), u(0), u(64)],
         "GetSecret": [s("t")],
     ]
 
@@ -249,6 +250,18 @@ struct BadInputTests {
         #expect(whole?.message.contains("offset and limit") == true, "\(whole?.message ?? "")")
         let page = try decodeRows(daemon.call("GetRows", [s("t"), i(0), u(1), u(1)]))
         #expect(page.map(\.text) == ["A2"])
+        // Previews (API version 3) send the start of each text: the whole section in one
+        // small reply, cut by characters, and never more than 4096 of them.
+        let prefix = String(atLimit.unicodeScalars.prefix(3))
+        let previews = try decodeRows(daemon.call("GetRowPreviews", [s("t"), i(0), u(0), u(0), u(3)]))
+        #expect(previews.map(\.text) == [prefix, "A2", prefix, prefix, prefix])
+        let widest = try decodeRows(daemon.call("GetRowPreviews", [s("t"), i(0), u(0), u(1), u(UInt32.max)]))
+        #expect(widest.map { $0.text.unicodeScalars.count } == [4096])
+        try daemon.call("InsertRow", [s("t"), i(1), i(-1), s("äö€😀x")])
+        #expect(
+            try decodeRows(daemon.call("GetRowPreviews", [s("t"), i(1), u(1), u(1), u(4)])).map(\.text) == [
+                "äö€😀"
+            ])
         #expect(daemon.process.isRunning)
     }
 }

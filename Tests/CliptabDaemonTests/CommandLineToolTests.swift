@@ -125,6 +125,10 @@ struct CommandLineToolTests {
             .reply([.array(elementSignature: "(ts)", [.structure([t(1), s("hello")])])])
         ),
         (
+            "GetRowPreviews", [s("snippets"), i(0), u(0), u(1), u(5)],
+            .reply([.array(elementSignature: "(ts)", [.structure([t(1), s("hello")])])])
+        ),
+        (
             "DeleteWhere", [s("snippets"), s("prefix"), s("tab"), b(true)],
             .reply([.array(elementSignature: "(ii)", [.structure([i(1), i(0)])])])
         ),

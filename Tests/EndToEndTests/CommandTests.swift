@@ -125,6 +125,14 @@ import Testing
         #expect(shown.out == "== [0] h\\x1bc\n   0:0  red\\x1b[31m\\x1b]0;owned\\x07\\u{9b}2J\\x7f\ttab\n")
         #expect(try cli.run("get", "controls", "0:0") == Outcome(0, hostile))
         #expect(try cli.run("show", "controls", "--json").out.contains(#"\u001b[31m"#))
+        // Bidirectional controls reorder the rest of the line (U+202E shows "txt.exe" as
+        // "exe.txt"): written escaped as well.
+        let reversing = "invoice\u{202E}fdp.exe \u{2066}x\u{2069} \u{200F}"
+        try make("bidi", [reversing])
+        defer { drop("bidi") }
+        let bidi = try cli.run("show", "bidi")
+        #expect(bidi.out == "== [0]\n   0:0  invoice\\u{202e}fdp.exe \\u{2066}x\\u{2069} \\u{200f}\n")
+        #expect(try cli.run("get", "bidi", "0:0") == Outcome(0, reversing))
     }
 
     /// `get` writes the text byte for byte; every addressing form reaches the same cells.

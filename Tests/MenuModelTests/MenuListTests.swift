@@ -9,14 +9,31 @@ final class ArraySource: RowSource {
     /// Every fetch: section, offset, limit.
     private(set) var calls: [(Int, Int, Int)] = []
 
+    /// Every fetch of previews: section, offset, limit, characters.
+    private(set) var previewCalls: [(Int, Int, Int, Int)] = []
+    /// The characters of text handed out, previews and whole rows alike.
+    private(set) var characters = 0
+
     init(_ sections: [[String]]) { self.sections = sections }
+
+    func previews(section: Int, offset: Int, limit: Int, characters count: Int) throws -> [FetchedRow] {
+        previewCalls.append((section, offset, limit, count))
+        let texts = sections[section]
+        let end = limit == 0 ? texts.count : min(texts.count, offset + limit)
+        return (offset..<max(offset, end)).map {
+            let text = String(texts[$0].unicodeScalars.prefix(count))
+            characters += text.unicodeScalars.count
+            return FetchedRow(id: UInt64(section * 1_000_000 + $0 + 1), text: text)
+        }
+    }
 
     func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
         calls.append((section, offset, limit))
         let texts = sections[section]
         let end = limit == 0 ? texts.count : min(texts.count, offset + limit)
         return (offset..<max(offset, end)).map {
-            FetchedRow(id: UInt64(section * 1_000_000 + $0 + 1), text: texts[$0])
+            characters += texts[$0].unicodeScalars.count
+            return FetchedRow(id: UInt64(section * 1_000_000 + $0 + 1), text: texts[$0])
         }
     }
 
@@ -178,5 +195,34 @@ final class ArraySource: RowSource {
         #expect(MenuLine.oneLine("a\tb") == "a b")
         #expect(MenuLine.oneLine("a\n") == "a")
         #expect(MenuLine.oneLine("a\r\nb") == "a ⏎")
+    }
+
+    /// With previews, the first frame of rows of a megabyte fetches a few kilobytes of
+    /// them; the filter fetches them whole and matches past the preview.
+    @Test func previewsForTheWindowWholeRowsForTheFilter() {
+        let long = (0..<20).map { "\($0) " + String(repeating: "x", count: 1_000_000) + " tail\($0)" }
+        let source = ArraySource([long])
+        let content = TableContent(
+            source: source, outlines: source.outlines(headers: [""], footers: [""]), pageSize: 50,
+            previewCharacters: 4096)
+        let list = MenuList(content: content, visibleRows: 15)
+        for index in list.window { _ = list.line(at: index) }
+        #expect(source.calls.isEmpty && source.previewCalls.count == 1)
+        #expect(source.characters <= 20 * 4096, "the first frame fetched \(source.characters) characters")
+        #expect(list.line(at: 3).text.hasPrefix("3 xxx") && list.line(at: 3).text.hasSuffix("…"))
+        list.setFilter("TAIL7")
+        #expect(source.calls.count == 1 && list.count == 1 && list.selected?.id == 8)
+    }
+
+    /// A line of megabytes is cut to what a screen can show before anything measures it.
+    @Test func oneLineCutsLongLines() {
+        let long = String(repeating: "x", count: 10_000_000)
+        let shown = MenuLine.oneLine(long)
+        #expect(shown.unicodeScalars.count == MenuLine.shownLimit + 1 && shown.hasSuffix("…"))
+        #expect(
+            MenuLine.oneLine(String(repeating: "x", count: MenuLine.shownLimit)).count == MenuLine.shownLimit)
+        // Blanks after the first line: looked at only so far, then marked.
+        #expect(MenuLine.oneLine("a\n" + String(repeating: " ", count: 1_000_000)) == "a ⏎")
+        #expect(MenuLine.oneLine("a\n   \n") == "a")
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DBus
 import Glibc
 import Posix
 import TestSupport
@@ -192,6 +193,104 @@ struct PickTests {
         #expect(contents(recorded).hasPrefix("1\tother\n2\tt\n1\talpha\n"))
         // The same line number at both levels: the table t, then its row "beta two".
         #expect(try fixture.clipboard() == "beta two")
+    }
+
+    /// A launcher that prints forever is read one bounded line at most, then stopped.
+    ///
+    /// Its first line is the answer; one that never prints a newline is an error after the
+    /// bound. The launcher counts what it managed to write before its pipe closed.
+    @Test func aLauncherPrintingForeverIsReadOneBoundedLine() throws {
+        let fixture = try fixtureWithTwins()
+        let launcher = fixture.data.appending("launcher")
+        let written = fixture.data.appending("written")
+        // Writes `$1` (N for a newline) forever, and at the broken pipe how much it wrote.
+        try script(
+            launcher,
+            """
+            cat > /dev/null
+            exec python3 -c '
+            import os, sys
+            chunk, count = sys.argv[1].replace("N", "\\n").encode() * 65536, 0
+            try:
+                while True: count += os.write(1, chunk)
+            except BrokenPipeError:
+                open(sys.argv[2], "w").write(str(count))
+            ' "$1" "$2"
+            """)
+        var result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) 2N \(written)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == "beta two", "\(result.errorText)")
+        // Written: what the pipe holds and one read (64 KiB), not gigabytes.
+        #expect((Int(contents(written)) ?? .max) <= 1 << 20, "the launcher wrote \(contents(written)) bytes")
+        result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) 1 \(written)", "--action", "print")
+        #expect(
+            result.exitCode == 1 && result.outputText == ""
+                && result.errorText.contains("printed more than 65536 bytes without a newline"),
+            "\(result.errorText)")
+        #expect((Int(contents(written)) ?? .max) <= 1 << 20, "the launcher wrote \(contents(written)) bytes")
+    }
+
+    /// Rows (and a table name) holding ESC, C1 and bidirectional controls reach the launcher
+    /// with them made visible as `show` writes them, never raw.
+    @Test func controlCharactersReachTheLauncherVisible() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "c").exitCode == 0)
+        let hostile = "red\u{1B}[31m\u{1B}]0;owned\u{07}\u{9B}2J\u{7F} invoice\u{202E}fdp.exe\u{2066}"
+        try fixture.cliptab("add", "c", hostile)
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "c", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == hostile, "\(result.errorText)")
+        let given = contents(recorded)
+        #expect(given == "1\tred\\x1b[31m\\x1b]0;owned\\x07\\u{9b}2J\\x7f invoice\\u{202e}fdp.exe\\u{2066}\n")
+        #expect(
+            !given.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x7F, 0x202E, 0x2066].contains($0.value) })
+    }
+
+    /// A row of one line of a megabyte reaches the launcher cut to 2000 characters (so that
+    /// dmenu's answer, the whole line, stays within the answer's bound); the choice still
+    /// gives the whole text.
+    @Test func aLongRowIsOfferedCut() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "t").exitCode == 0)
+        let long = String(repeating: "y", count: 1_000_000)
+        #expect(try fixture.cliptab("add", "t", "--file", "-", input: long).exitCode == 0)
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == long, "\(result.errorText)")
+        #expect(contents(recorded) == "1\t" + String(repeating: "y", count: 2000) + "…\n")
+    }
+
+    /// A secret table's rows reach the launcher as their names or the mask, never their
+    /// text; the choice still maps back to the row, through the real dmenu too.
+    @Test func aSecretTableOffersNamesOrTheMaskNeverTheText() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "t").exitCode == 0)
+        #expect(try fixture.cliptab("add", "t", "--name", "mail", "hunter2 mail").exitCode == 0)
+        #expect(try fixture.cliptab("add", "t", "hunter2 bank").exitCode == 0)
+        try fixture.session.call("SetSecret", [.string("t"), .boolean(true)])
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 2p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == "hunter2 bank", "\(result.errorText)")
+        #expect(contents(recorded) == "1\tmail\n2\t••••••••\n")
+
+        let wrapper = try recordingWrapper(fixture, "dmenu")
+        let (status, output) = try pickThrough(
+            fixture, environment: wrapper.environment, launcher: "dmenu", windowClass: "^dmenu$",
+            action: "copy", filter: "mail")
+        #expect(status == 0 && output == "")
+        #expect(try fixture.clipboard() == "hunter2 mail")
+        #expect(contents(wrapper.input) == "1  mail\n2  ••••••••\n")
+        #expect(try fixture.grabIsFree())
     }
 
     /// A directory with a wrapper named like `program` that records its arguments and input

@@ -37,5 +37,48 @@ struct PopupFontTests {
         let cut = font.fit(text, width: font.width(of: "xxxxxxxxxx"))
         #expect(cut.hasSuffix("…") && font.width(of: cut) <= font.width(of: "xxxxxxxxxx") && cut.count >= 8)
         #expect(font.fit(text, width: 0) == "")
+        try checkLongLines(font)
+    }
+
+    /// Lines of a megabyte, and of thousands of characters no font has, cost what the width
+    /// shown costs: counted as measurements, bytes handed to Xft and fallback searches.
+    func checkLongLines(_ font: PopupFont) throws {
+        let long = String(repeating: "x", count: 1_000_000)
+        // Sums that cannot wrap: Xft's own 16-bit advance of this line is 9,000,000 mod 65,536.
+        #expect(font.width(of: long) == 1_000_000 * font.width(of: "x"))
+        var bytes = font.measuredBytes
+        var measurements = font.measurements
+        let cut = font.fit(long, width: 600)
+        #expect(cut.hasSuffix("…") && font.width(of: cut) <= 600 && cut.count > 10)
+        #expect(
+            font.measuredBytes - bytes <= 16,
+            "fitting a 1 MB line handed \(font.measuredBytes - bytes) bytes to Xft")
+
+        // 20,000 distinct characters no installed font has, one line.
+        var unknown = String.UnicodeScalarView()
+        var value: UInt32 = 0xE000
+        var made = 0
+        while made < 20_000 {
+            if let scalar = Unicode.Scalar(value) {
+                unknown.append(scalar)
+                made += 1
+            }
+            value = value == 0xF8FF ? 0xF0000 : value + 1
+        }
+        let line = String(unknown)
+        let searches = font.fallbackSearches
+        measurements = font.measurements
+        bytes = font.measuredBytes
+        let shown = font.fit(line, width: 600)
+        #expect(shown.hasSuffix("…") && font.width(of: shown) <= 600)
+        // Only the characters that show are measured, and none needs a font match.
+        #expect(
+            font.fallbackSearches - searches == 0, "\(font.fallbackSearches - searches) fallback searches")
+        #expect(
+            font.measurements - measurements <= 600,
+            "fitting 20,000 unknown characters took \(font.measurements - measurements) measurements")
+        // Measured once: the same line again hands Xft nothing.
+        bytes = font.measuredBytes
+        #expect(font.fit(line, width: 600) == shown && font.measuredBytes == bytes)
     }
 }

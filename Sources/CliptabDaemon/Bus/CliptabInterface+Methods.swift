@@ -196,6 +196,35 @@ extension CliptabInterface {
             .immediate("GetSecret", [arg("table", "s")], [arg("secret", "b")]) { service, a in
                 [.boolean(try service.tables.record(of: a.string(0)).isSecret)]
             },
+            .writing(
+                "GetRowPreviews",
+                [
+                    arg("table", "s"), arg("section", "i"), arg("offset", "u"), arg("limit", "u"),
+                    arg("max_chars", "u"),
+                ],
+                [arg("rows", "a(ts)")]
+            ) { service, a in
+                let rows = try service.tables.rows(
+                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
+                let characters = min(Int(try a.uint32(4)), CliptabInterface.maxPreviewCharacters)
+                // Only the start of each text is sent: what a menu shows of a row of megabytes.
+                let previews = rows.map { row in
+                    let scalars = row.text.unicodeScalars
+                    let end =
+                        scalars.index(scalars.startIndex, offsetBy: characters, limitedBy: scalars.endIndex)
+                        ?? scalars.endIndex
+                    return (id: row.id, text: String(scalars[..<end]))
+                }
+                var size = 0
+                for row in previews { size += row.text.utf8.count + 16 }
+                try CliptabInterface.checkReplySize(
+                    size, what: "the row previews", hint: "page with offset and limit")
+                return { reply in
+                    try reply.appendIDTextArray(count: previews.count) {
+                        (previews[$0].id, previews[$0].text)
+                    }
+                }
+            },
             .immediate(
                 "GetActions", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("actions", "as")]
@@ -285,6 +314,9 @@ extension CliptabInterface {
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
         ]
     }
+
+    /// The most characters of each text `GetRowPreviews` sends.
+    static let maxPreviewCharacters = 4096
 
     /// Refuses a reply larger than `maxReplyBytes`, naming what would have been sent.
     static func checkReplySize(_ size: Int, what: String, hint: String) throws {

@@ -16,6 +16,9 @@ struct PickCommand: CLICommand {
             The choice is mapped back to the row's id kept in memory (rofi and wofi print the
             line's index; dmenu, fzf and other commands get lines that start with a number,
             which fzf hides), never by the text, so rows with the same text stay apart.
+            A secret table's rows are offered as their names, or ••••••••, never their
+            text. Control characters reach the launcher escaped as show writes them (\\x1b,
+            \\u{202e}); only its first line of output is read, at most 64 KiB.
             --launcher takes dmenu, rofi, fuzzel, wofi, fzf or any command, with its own
             arguments after it ('dmenu -fn mono'); auto (the default) takes the first installed
             that suits the session: on Wayland fuzzel, wofi, rofi 2; on X11 rofi, dmenu;
@@ -55,12 +58,14 @@ struct PickCommand: CLICommand {
         let running: ChildProcess
         if let given = self.table {
             table = given
-            running = try launcher.start(prompt: table)
+            running = try launcher.start(prompt: Self.oneLine(table))
         } else {
             let names = try context.call("ListTables").strings(0)
-            guard let index = try choose(names, prompt: "table", launcher) else { throw nothingChosen }
+            guard let index = try choose(names.map(Self.oneLine), prompt: "table", launcher) else {
+                throw nothingChosen
+            }
             table = names[index]
-            running = try launcher.start(prompt: table)
+            running = try launcher.start(prompt: Self.oneLine(table))
         }
         var ids: [UInt64] = []
         var lines: [String] = []
@@ -71,7 +76,7 @@ struct PickCommand: CLICommand {
             running.terminate(graceMilliseconds: 500)
             throw error
         }
-        let (output, succeeded) = launcher.finish(
+        let (output, succeeded) = try launcher.finish(
             running, lines.enumerated().map { launcher.line($0.offset, $0.element) })
         guard succeeded, let index = launcher.chosen(output, count: lines.count) else { throw nothingChosen }
         let found = try context.call("Locate", [.uint64(ids[index])])
@@ -99,23 +104,61 @@ struct PickCommand: CLICommand {
         _ table: String, _ sections: [[BusValue]], _ context: CommandContext, into ids: inout [UInt64],
         _ lines: inout [String]
     ) throws {
+        // A secret's text never reaches the launcher: its rows show their name or a mask.
+        let names = try context.isSecret(table) ? try rowNames(table, context) : nil
         for (section, fields) in sections.enumerated() {
             let header = (try? fields.string(at: 0)) ?? ""
-            let rows: [BusIDText]
-            do {
-                rows = try context.replyMessage(
-                    "GetRows", [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
-                ).readIDTextArray()
-            } catch let error as BusError {
-                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
-            }
-            for row in rows {
+            for row in try rows(table, section, context) {
                 ids.append(row.id)
-                lines.append(
-                    header.isEmpty
-                        ? Self.oneLine(row.text) : Self.oneLine(header) + " › " + Self.oneLine(row.text))
+                let shown =
+                    names.map { $0[row.id].map(Self.oneLine) ?? Self.secretMask } ?? Self.oneLine(row.text)
+                lines.append(header.isEmpty ? shown : Self.oneLine(header) + " › " + shown)
             }
         }
+    }
+
+    /// How much of each row is fetched: more than a line offered keeps (`lineLimit`), with
+    /// room to see whether more lines follow; the most `GetRowPreviews` sends.
+    static let previewCharacters: UInt32 = 4096
+
+    /// The rows of `section`, each cut to its first `previewCharacters` (`GetRowPreviews`,
+    /// so that rows of megabytes are not sent whole only to be cut); `GetRows` from a daemon
+    /// without it.
+    private func rows(_ table: String, _ section: Int, _ context: CommandContext) throws -> [BusIDText] {
+        let page: [BusValue] = [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+        var member = "GetRowPreviews"
+        do {
+            let reply: BusMessage
+            do {
+                reply = try context.replyMessage(member, page + [.uint32(Self.previewCharacters)])
+            } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+                member = "GetRows"
+                reply = try context.replyMessage(member, page)
+            }
+            return try reply.readIDTextArray()
+        } catch let error as BusError {
+            throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
+        }
+    }
+
+    /// What a row of a secret table without a name is offered as (the popup's mask).
+    static let secretMask = "••••••••"
+
+    /// The names of `table`'s rows by id (`GetRowNames`); none from a daemon without it.
+    private func rowNames(_ table: String, _ context: CommandContext) throws -> [UInt64: String] {
+        let pairs: [[BusValue]]
+        do {
+            pairs = try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            return [:]
+        }
+        var names: [UInt64: String] = [:]
+        for fields in pairs {
+            guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
+            else { throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply") }
+            names[id] = name
+        }
+        return names
     }
 
     /// The error for a launcher closed without a choice.
@@ -129,12 +172,29 @@ struct PickCommand: CLICommand {
         return launcher.chosen(output, count: lines.count)
     }
 
-    /// The first line of `text`, with ` ⏎` when more lines follow and tabs as spaces.
+    /// The most characters of a line offered to the launcher: more than any screen shows,
+    /// and short enough that dmenu's answer (the whole line) stays under the launcher's
+    /// answer bound.
+    static let lineLimit = 2000
+
+    /// The first line of `text`, with ` ⏎` when more lines follow, tabs and carriage
+    /// returns as spaces, cut to `lineLimit` characters (ending in "…"), and control
+    /// characters made visible as `show` writes them (`\x1b`, `\u{9b}`, `\u{202e}`), so
+    /// that a row cannot drive the launcher or a terminal it runs in.
     static func oneLine(_ text: String) -> String {
         var lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        let first = String(lines.removeFirst()).replacingTabsAndReturns()
+        var first = lines.removeFirst()
         let more = lines.first.map { $0.contains { !$0.isWhitespace } } ?? false
-        return more ? first + " ⏎" : first
+        var cut = false
+        let scalars = first.unicodeScalars
+        if let end = scalars.index(scalars.startIndex, offsetBy: lineLimit, limitedBy: scalars.endIndex),
+            end != scalars.endIndex
+        {
+            first = Substring(scalars[..<end])
+            cut = true
+        }
+        let shown = TerminalText.escaped(String(first).replacingTabsAndReturns()) + (cut ? "…" : "")
+        return more ? shown + " ⏎" : shown
     }
 }
 

@@ -92,12 +92,20 @@ struct Launcher {
         }
     }
 
+    /// The most bytes the launcher's answer line may hold.
+    ///
+    /// Only its start (a number) is read back; dmenu prints the whole line chosen, whose text
+    /// is cut well below this before it is offered.
+    static let answerLimit = 65536
+
     /// Runs the launcher with `lines` on its stdin.
     ///
-    /// Returns what it printed and whether it exited with status 0. It may wait for the user
-    /// as long as they like.
+    /// Returns the first line it printed and whether it exited with status 0. It may wait for
+    /// the user as long as they like, but what it prints is bounded: reading stops at the
+    /// first newline, or with an error after `answerLimit` bytes without one; then the
+    /// launcher is given a moment to exit and is stopped if it does not.
     func run(_ lines: [String], prompt: String) throws -> (output: String, succeeded: Bool) {
-        finish(try start(prompt: prompt), lines)
+        try finish(try start(prompt: prompt), lines)
     }
 
     /// Starts the launcher, which waits for its lines (given to `finish`): started before the
@@ -114,11 +122,12 @@ struct Launcher {
 
     /// Writes `lines` to the started launcher's stdin while reading what it prints; returns
     /// that and whether it exited with status 0.
-    func finish(_ child: ChildProcess, _ lines: [String]) -> (output: String, succeeded: Bool) {
+    func finish(_ child: ChildProcess, _ lines: [String]) throws -> (output: String, succeeded: Bool) {
         var input = Array(lines.map { $0 + "\n" }.joined().utf8)
         var written = 0
         var output: [UInt8] = []
         var reading = true
+        var lineEnded = false
         if input.isEmpty { child.closeStandardInput() }
         while reading {
             var fds = [pollfd(fd: child.standardOutput, events: Int16(POLLIN), revents: 0)]
@@ -138,19 +147,43 @@ struct Launcher {
                 }
             }
             if fds[0].revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 65536)
+                // Never more than what is left of the line's bound.
+                var chunk = [UInt8](repeating: 0, count: min(65536, Self.answerLimit + 1 - output.count))
                 let count = chunk.withUnsafeMutableBytes {
                     read(child.standardOutput, $0.baseAddress, $0.count)
                 }
                 if count > 0 {
-                    output += chunk[..<count]
+                    if let newline = chunk[..<count].firstIndex(of: UInt8(ascii: "\n")) {
+                        output += chunk[..<newline]
+                        lineEnded = true
+                        reading = false
+                    } else {
+                        output += chunk[..<count]
+                        if output.count > Self.answerLimit { reading = false }
+                    }
                 } else if count == 0 || errno != EINTR && errno != EAGAIN {
                     reading = false
                 }
             }
         }
+        // Nothing more is read: a launcher still printing gets EPIPE (or SIGPIPE) and ends.
+        child.closeStandardOutput()
         if child.standardInput >= 0 { child.closeStandardInput() }
-        let succeeded = child.waitForExit() == .exited(0)
-        return (String(decoding: output, as: UTF8.self), succeeded)
+        let exited = child.waitForExit(timeoutMilliseconds: Self.exitGraceMilliseconds)
+        let termination = exited ?? child.terminate(graceMilliseconds: Self.exitGraceMilliseconds)
+        if !lineEnded && output.count > Self.answerLimit {
+            throw CLIFailure.local(
+                "the launcher \(commandLine(prompt: "")[0]) printed more than \(Self.answerLimit) bytes without a newline"
+            )
+        }
+        // A launcher that answered a line and went on (dmenu's Ctrl+Return keeps it open, a
+        // broken one keeps printing) was stopped here, or by the closed pipe: its first line
+        // is the answer.
+        let stoppedAfterAnswer =
+            lineEnded && (exited == nil || termination == .signaled(SIGPIPE))
+        return (String(decoding: output, as: UTF8.self), termination == .exited(0) || stoppedAfterAnswer)
     }
+
+    /// How long a launcher that has answered (or printed too much) may take to exit.
+    static let exitGraceMilliseconds = 1000
 }
