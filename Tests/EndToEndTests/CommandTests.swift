@@ -411,6 +411,7 @@ import Testing
                     cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 2
                     tables:     \(count) (\(tables))
                     clipboard:  unavailable (\(noDisplay))
+                    backend:    x11 (no display)
 
                     """))
         let json = try cli.run("status", "--json")
@@ -418,7 +419,7 @@ import Testing
         #expect(
             json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":2,\"tables\":[")
                 && json.out.hasSuffix(
-                    "],\"clipboard\":{\"state\":\"unavailable\",\"message\":\"\(noDisplay)\"},\"properties\":{}}\n"
+                    "],\"clipboard\":{\"state\":\"unavailable\",\"backend\":\"x11 (no display)\",\"message\":\"\(noDisplay)\"},\"properties\":{}}\n"
                 ))
         #expect(try cli.run("reload") == Outcome(0, ""))
         #expect(try cli.run("reload", "--json") == Outcome(0, "{\"problems\":[]}\n"))
