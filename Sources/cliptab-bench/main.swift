@@ -21,6 +21,7 @@ let suites: [String: () throws -> Void] = [
     "cli": CLIBenchmark.run,
     "hostile": HostileBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
+    "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
     "pick-wayland": WaylandPickBenchmark.run,

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Glibc
+import Posix
+import TestSupport
+
+/// Issue 20's figures, on one headless sway, each beside wl-clipboard doing the same in the
+/// same run: `cliptab copy` then `wl-paste` against `wl-copy` then `wl-paste`; a 10 MiB
+/// `wl-paste` from cliptabd against one from `wl-copy`; table calls while readers stall; and
+/// the idle daemon's memory with the Wayland backend against the X11 one.
+///
+/// Every program runs as the session's user, cliptabd and its bus included, so both sides
+/// pay the same `setpriv`.
+enum WaylandClipboardBenchmark {
+    /// Runs of each sequence (odd, so the median is one run).
+    static let repetitions = 31
+    /// Runs of each 10 MiB read.
+    static let bigRepetitions = 11
+
+    static func run() throws {
+        let sway = try HeadlessSway()
+        let bus = try sway.startBus()
+        let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+        let cliptab = try BenchSession.binary("cliptab")
+        let daemonPath = try BenchSession.binary("cliptabd")
+        let daemon = try sway.spawn(daemonPath, environment: address, stdout: .null, stderr: .null)
+        defer { daemon.terminate(graceMilliseconds: 2000) }
+        try waitForDaemon(sway, cliptab, address)
+        let text = "a snippet to paste"
+        var big = String(repeating: "0123456789abcdef", count: (10 << 20) / 16)
+        big.removeLast()
+        big += "\n"
+        let bigFile = sway.homeDirectory + "/big.txt"
+        try ClipboardBenchmark.write(big, to: bigFile)
+        chmod(bigFile, 0o644)
+        for command in [["create", "T"], ["add", "T", text], ["add", "T", "--file", bigFile]] {
+            let result = try sway.run(cliptab, command, environment: address)
+            guard result.termination == .exited(0) else {
+                throw CliptabError(.storageFailure, "cliptab \(command): \(result.errorText)")
+            }
+        }
+        func timed(_ body: () throws -> CommandResult) throws -> UInt64 {
+            let start = MonotonicClock.nanoseconds()
+            let result = try body()
+            guard result.termination == .exited(0) else {
+                throw CliptabError(.clipboardUnavailable, "a timed command failed: \(result.errorText)")
+            }
+            return MonotonicClock.nanoseconds() - start
+        }
+        let ours = {
+            try timed { try sway.run(cliptab, ["copy", "-q", "T", "0:0"], environment: address) }
+                + timed { try sway.paste() }
+        }
+        let theirs = {
+            try timed { try sway.run("wl-copy", [text]) } + timed { try sway.paste() }
+        }
+        _ = try ours()
+        guard try sway.paste().outputText == text else {
+            throw CliptabError(.clipboardUnavailable, "wl-paste did not read what cliptab copied")
+        }
+        var oursTimes: [UInt64] = []
+        var theirsTimes: [UInt64] = []
+        for index in 0..<repetitions {
+            if index % 2 == 0 {
+                oursTimes.append(try ours())
+                theirsTimes.append(try theirs())
+            } else {
+                theirsTimes.append(try theirs())
+                oursTimes.append(try ours())
+            }
+        }
+        var bigOurs: [UInt64] = []
+        var bigTheirs: [UInt64] = []
+        for index in 0..<bigRepetitions {
+            _ = try timed { try sway.run(cliptab, ["copy", "-q", "T", "0:1"], environment: address) }
+            let fromUs = try timed { try sway.paste(timeoutMilliseconds: 60_000) }
+            _ = try timed { try sway.run("sh", ["-c", "exec wl-copy < \"$0\"", bigFile]) }
+            let fromWlCopy = try timed { try sway.paste(timeoutMilliseconds: 60_000) }
+            if index > 0 {  // the first round warms caches
+                bigOurs.append(fromUs)
+                bigTheirs.append(fromWlCopy)
+            }
+        }
+
+        // Readers that never read, while another client's calls are timed.
+        _ = try timed { try sway.run(cliptab, ["copy", "-q", "T", "0:1"], environment: address) }
+        let stalled = try (0..<3).map { _ in try sway.spawn("wl-paste", [], stdout: .pipe, stderr: .null) }
+        var waits: [UInt64] = []
+        for _ in 0..<40 {
+            waits.append(try timed { try sway.run(cliptab, ["get", "T", "0:0"], environment: address) })
+        }
+        for reader in stalled { reader.terminate(graceMilliseconds: 500) }
+        let waylandRSS = try residentKiB(of: daemon.pid)
+
+        // The same daemon binary on the same bus with the X11 backend and no display, idle.
+        daemon.terminate(graceMilliseconds: 2000)
+        let x11 = try sway.spawn(
+            daemonPath, ["--clipboard-backend", "x11"], environment: address, stdout: .null, stderr: .null)
+        defer { x11.terminate(graceMilliseconds: 2000) }
+        try waitForDaemon(sway, cliptab, address)
+        let x11RSS = try residentKiB(of: x11.pid)
+
+        let sequence = CLIBenchmark.median(oursTimes)
+        let baseline = CLIBenchmark.median(theirsTimes)
+        let bigRead = CLIBenchmark.median(bigOurs)
+        let bigBaseline = CLIBenchmark.median(bigTheirs)
+        let slowest = Double(waits.max() ?? 0) / 1e6
+        print("== wayland clipboard (headless sway; whole-process wall times, medians; milliseconds)")
+        let widths = [50, 10, 12, 8, 8]
+        Report.row(["figure", "cliptab", "wl-clipboard", "ratio", "goal"], widths)
+        Report.row(
+            [
+                "copy T 0:0, then wl-paste (\(repetitions) runs)", Report.number(sequence, 2),
+                Report.number(baseline, 2), Report.number(sequence / baseline, 2),
+                sequence <= 1.1 * baseline ? "met" : "MISSED",
+            ], widths)
+        Report.row(
+            [
+                "wl-paste of 10 MiB (\(bigRepetitions - 1) runs)", Report.number(bigRead, 2),
+                Report.number(bigBaseline, 2), Report.number(bigRead / bigBaseline, 2),
+                bigRead <= 1.1 * bigBaseline ? "met" : "MISSED",
+            ], widths)
+        Report.row(
+            [
+                "slowest of 40 cliptab get, 3 readers stalled", Report.number(slowest, 2), "-", "-",
+                slowest <= 1000 ? "met" : "MISSED",
+            ], widths)
+        let growth = Double(waylandRSS - x11RSS) / 1024
+        Report.row(
+            [
+                "idle RSS, Wayland backend vs X11 (MiB)", Report.number(Double(waylandRSS) / 1024, 2),
+                Report.number(Double(x11RSS) / 1024, 2), "+" + Report.number(growth, 2),
+                growth <= 1 ? "met" : "MISSED",
+            ], widths)
+        print(
+            "goals: copy and 10 MiB <= 1.1x wl-clipboard; others' calls <= 1 s while readers stall;"
+                + " idle RSS grows <= 1 MiB with the Wayland backend")
+    }
+
+    /// Waits until `cliptab tables` answers on the session's bus.
+    private static func waitForDaemon(_ sway: HeadlessSway, _ cliptab: String, _ address: [String: String])
+        throws
+    {
+        let deadline = MonotonicClock.milliseconds() + 20_000
+        while try sway.run(cliptab, ["tables"], environment: address).termination != .exited(0) {
+            guard MonotonicClock.milliseconds() < deadline else {
+                throw CliptabError(.storageFailure, "cliptabd did not answer on the session's bus")
+            }
+            usleep(20_000)
+        }
+    }
+
+    /// The resident set of process `pid`, in KiB (VmRSS of /proc/PID/status).
+    private static func residentKiB(of pid: Int32) throws -> Int {
+        let status = try ChildProcess.run("cat", ["/proc/\(pid)/status"])
+        guard let line = status.outputText.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { throw CliptabError(.storageFailure, "no VmRSS for process \(pid)") }
+        return kib
+    }
+}
