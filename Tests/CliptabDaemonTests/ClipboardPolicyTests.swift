@@ -253,6 +253,33 @@ import Testing
             daemon.clipboard.served[.clipboard]?.secret == true, "the marked text came back without its hint")
     }
 
+    /// A paste into a remembered window gives it the focus first; a window gone means no
+    /// chord and the text on the clipboard, with the reason.
+    @Test func pasteIntoARememberedWindow() throws {
+        let (daemon, _, _) = try Self.daemon()
+        #expect(daemon.service.clipboard.currentFocus() == 42)
+        let outcome = Outcome()
+        try daemon.service.pasteToFocus(
+            "t", section: 0, row: 0, timeoutMilliseconds: 0, caller: nil, window: 7
+        ) {
+            outcome.result = $0
+        }
+        #expect(daemon.keys.refocused == [7] && daemon.keys.chords.count == 1)
+        daemon.clipboard.read(by: 7)
+        daemon.turn()
+        daemon.advance(100)
+        #expect(outcome.delivered == true)
+        daemon.keys.gone = [8]
+        let refused = Outcome()
+        try daemon.service.pasteToFocus(
+            "t", section: 0, row: 1, timeoutMilliseconds: 0, caller: nil, window: 8
+        ) {
+            refused.result = $0
+        }
+        #expect(refused.delivered == false && refused.reason.contains("gone"))
+        #expect(daemon.keys.chords.count == 1 && daemon.clipboard.servedText() == "two")
+    }
+
     /// A handful wait behind the paste under way; past that, LimitExceeded at once.
     @Test func pasteQueueIsBounded() throws {
         let (daemon, _, _) = try Self.daemon()

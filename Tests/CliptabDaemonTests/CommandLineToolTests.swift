@@ -101,6 +101,11 @@ struct CommandLineToolTests {
             "PasteToFocusWithReason", [s("snippets"), i(0), i(0), u(0)],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
+        ("GetFocusedWindow", [], .reply([t(0)])),
+        (
+            "PasteToWindow", [s("snippets"), i(0), i(0), u(0), t(1)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         (
             "CopySection", [s("snippets"), i(1), s(", ")],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")

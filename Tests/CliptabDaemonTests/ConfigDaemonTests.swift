@@ -103,7 +103,9 @@ struct ConfigDaemonTests {
         #expect(exists(daemon.home.appending("tables/cliptab.db")))
         #expect(!exists(daemon.home.appending("data/cliptab")))
         let log = daemon.log
-        #expect(log.contains("cliptabd: configuration from \(daemon.configPath): selections=clipboard "))
+        #expect(
+            log.contains(
+                "cliptabd: configuration from \(daemon.configPath): backend=auto selections=clipboard "))
         #expect(log.contains("data_dir=\(daemon.home.path)/tables durability=normal"))
         #expect(log.contains("from \(daemon.home.path)/tables/cliptab.db (durability normal)"))
     }

@@ -140,6 +140,39 @@ struct PasteKeepsTheClipboardTests {
         #expect(try desk.clipboard() == "snippet")
     }
 
+    /// `cliptab pick` pastes into the window focused before its launcher ran, though the
+    /// launcher left the focus to PointerRoot with the pointer over another window; when that
+    /// window is gone by then, it says so and leaves the text on the clipboard.
+    @Test func pickPastesIntoTheWindowFocusedBefore() throws {
+        let desk = try PasteToFocusTests.desk()
+        let decoy = try TextFieldProgram.gtk(on: desk)
+        _ = try desk.run("xdotool", ["windowmove", decoy.window, "400", "300"])
+        let target = try TextFieldProgram.gtk(on: desk)
+        // A launcher as rofi behaves: the focus ends at PointerRoot, the pointer elsewhere.
+        let launcher = desk.data.appending("launcher")
+        let pointerRoot =
+            "import ctypes; x = ctypes.CDLL('libX11.so.6'); x.XOpenDisplay.restype = ctypes.c_void_p; "
+            + "d = ctypes.c_void_p(x.XOpenDisplay(None)); "
+            + "x.XSetInputFocus(d, ctypes.c_ulong(1), 1, ctypes.c_ulong(0)); x.XSync(d, 0)"
+        let script =
+            "#!/bin/sh\ncat > /dev/null\npython3 -c \"\(pointerRoot)\"\nxdotool mousemove 410 310\n"
+            + "[ -n \"$1\" ] && xdotool windowkill \"$1\"\nprintf '1\\tchosen\\n'\n"
+        try script.write(toFile: launcher, atomically: true, encoding: .utf8)
+        chmod(launcher, 0o755)
+        let cliptab = BuiltProducts.path(of: "cliptab")
+        let pick = try desk.run(cliptab, ["pick", "t", "--launcher", launcher])
+        #expect(pick.termination == .exited(0), "\(pick.errorText)")
+        #expect(
+            target.waitForText(PasteToFocusTests.cell), "the target holds \(target.text.debugDescription)")
+        #expect(decoy.text.isEmpty, "the paste went to the window under the pointer")
+
+        let gone = try TextFieldProgram.gtk(on: desk)
+        let refused = try desk.run(cliptab, ["pick", "t", "--launcher", "\(launcher) \(gone.window)"])
+        #expect(refused.termination == .exited(1))
+        #expect(refused.errorText.contains("is gone or cannot take the input focus"), "\(refused.errorText)")
+        #expect(try desk.clipboard() == PasteToFocusTests.cell)
+    }
+
     /// After a paste the user's content is served by cliptabd; at exit it goes to the
     /// clipboard manager (SAVE_TARGETS) like any copy, so the clipboard is not emptied.
     @Test func contentPutBackIsHandedToTheManagerAtExit() throws {

@@ -35,7 +35,8 @@ struct SecretClearTests {
     /// secret's PRIMARY copy is cleared.
     @Test func secretTakenOverIsClearedAndOtherTextsStay() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[clipboard]\nsecret_clear_ms = 1500\nselections = clipboard primary\n")
+            config: "[clipboard]\nsecret_clear_ms = 4000\nselections = clipboard primary\n")
+        // The take-over must come before the deadline: 4 s leaves room on a loaded machine.
         try desk.call("Copy", [s("s"), i(0), i(0)])
         // A manager that ignores the hint: reads the text, then owns it itself.
         _ = try desk.start(

@@ -293,6 +293,28 @@ extension CliptabInterface {
                     a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
                     caller: a.sender, completion: done)
             },
+            // Added in API version 3: the window focused now, for a paste into it later.
+            .immediate("GetFocusedWindow", [], [arg("window", "t")]) { service, _ in
+                [.uint64(service.clipboard.currentFocus() ?? 0)]
+            },
+            .deferredPaste(
+                "PasteToWindow",
+                [
+                    arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u"),
+                    arg("window", "t"),
+                ],
+                [arg("delivered", "b"), arg("reason", "s")]
+            ) { service, a, done in
+                let window = try a.uint64(4)
+                guard window != 0 else {
+                    throw CliptabError(
+                        .invalidArgument,
+                        "window is 0: call PasteToFocusWithReason to paste where the focus is")
+                }
+                try service.pasteToFocus(
+                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    caller: a.sender, window: window, completion: done)
+            },
             .deferred("GetClipboard", [], [arg("text", "s")]) { service, _, done in
                 service.clipboardText(completion: done)
             },

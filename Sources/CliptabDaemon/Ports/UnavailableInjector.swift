@@ -12,6 +12,12 @@ public final class UnavailableInjector: KeyInjector {
     /// Throws `NoPasteTarget` with the reason.
     public func focusedTarget() throws -> PasteTarget { throw NoPasteTarget(reason) }
 
+    /// None: no window can be named.
+    public func currentFocus() -> UInt64? { nil }
+
+    /// Throws `NoPasteTarget` with the reason.
+    public func refocus(_ window: UInt64) throws { throw NoPasteTarget(reason) }
+
     /// Throws `NoPasteTarget` with the reason.
     public func send(_ chord: KeyChord, repressModifiers: Bool) throws { throw NoPasteTarget(reason) }
 }

@@ -36,6 +36,22 @@ public final class X11KeyInjector: KeyInjector {
         return PasteTarget(names: [focus.instanceName, focus.className], reader: reader)
     }
 
+    /// The focused window's id, or nil.
+    public func currentFocus() -> UInt64? {
+        guard let service = try? backend.liveService() else { return nil }
+        return service.currentFocus().map { UInt64($0.rawValue) }
+    }
+
+    /// Gives the input focus back to X window `window`.
+    public func refocus(_ window: UInt64) throws {
+        let service = try backend.liveService()
+        guard service.refocus(WindowID(rawValue: UInt(window))) else {
+            throw NoPasteTarget(
+                "the window focused before (0x\(String(window, radix: 16))) is gone or cannot take the input focus"
+            )
+        }
+    }
+
     /// Sends `chord` through XTEST.
     public func send(_ chord: KeyChord, repressModifiers: Bool) throws {
         let service = try backend.liveService()

@@ -14,14 +14,15 @@ import CliptabCore
 /// restore replaces only the pasted copy, never a newer one. With no window to type into,
 /// the text is copied instead, for a paste by hand.
 extension ClipboardPolicy {
-    /// Starts a paste of `text` (row `rowID`) from `caller`; it waits behind one under way.
+    /// Starts a paste of `text` (row `rowID`) from `caller`, into `window` (given the focus
+    /// first) or the focused window; it waits behind one under way.
     ///
     /// Throws `ClipboardUnavailable` when nothing can send keys, and `LimitExceeded` when
     /// `maxWaitingPastes` already wait. `completion` runs from the loop: a result (delivered
     /// or why not), or an error when the paste could not begin.
     public func pasteToFocus(
         _ text: String, isSecret: Bool, rowID: UInt64, timeoutMilliseconds: Int, caller: String?,
-        completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
+        window: UInt64? = nil, completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
     ) throws {
         guard injector != nil else {
             throw CliptabError(
@@ -31,6 +32,7 @@ extension ClipboardPolicy {
         let run = PasteRun(
             text: text, isSecret: isSecret, rowID: rowID, timeoutMilliseconds: timeout, caller: caller,
             startBy: clock() + Self.maxPasteWaitMilliseconds, completion: completion)
+        run.window = window
         guard current != nil else { return begin(run) }
         guard waiting.count < Self.maxWaitingPastes else {
             throw CliptabError(
@@ -53,6 +55,10 @@ extension ClipboardPolicy {
         if let run = current, run.caller == caller, run.phase == .readingPrevious { run.cancelled = true }
     }
 
+    /// The window that has the input focus now, for a paste into it later; nil when none
+    /// has it or the injector cannot name it.
+    public func currentFocus() -> UInt64? { injector?.currentFocus() }
+
     /// The next time the pastes need attention without input.
     var pasteDeadline: UInt64? {
         var deadlines = waiting.map(\.startBy)
@@ -66,6 +72,7 @@ extension ClipboardPolicy {
         // Nothing to type into: the text becomes a plain copy, for a paste by hand, and
         // the reply says why at once.
         do {
+            if let window = run.window { try injector?.refocus(window) }
             run.target = try injector?.focusedTarget()
         } catch let refusal as NoPasteTarget {
             do {

@@ -12,9 +12,10 @@ extension DaemonService {
     ///
     /// `caller` is the caller's unique bus name: should it leave the bus before the paste
     /// types, the paste never types. `timeoutMilliseconds` 0 is the configured default.
+    /// `window` (from `GetFocusedWindow`) is given the focus first; a window gone is said.
     public func pasteToFocus(
         _ table: String, section: Int32, row: Int32, timeoutMilliseconds: UInt32, caller: String?,
-        completion: @escaping (Result<FocusPasteResult, Error>) -> Void
+        window: UInt64? = nil, completion: @escaping (Result<FocusPasteResult, Error>) -> Void
     ) throws {
         guard timeoutMilliseconds <= Self.maxFocusPasteTimeout else {
             throw CliptabError(
@@ -25,7 +26,7 @@ extension DaemonService {
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
         try clipboard.pasteToFocus(
             cell.text, isSecret: cell.isSecret, rowID: cell.id, timeoutMilliseconds: Int(timeoutMilliseconds),
-            caller: caller
+            caller: caller, window: window
         ) { [weak self] result in
             if case .success(let outcome) = result {
                 var notes = outcome.notes

@@ -27,6 +27,12 @@ public protocol KeyInjector: AnyObject {
     /// Sends `chord` to the focused window; `repressModifiers` presses the modifiers the
     /// person still holds again after it.
     func send(_ chord: KeyChord, repressModifiers: Bool) throws
+    /// The window that has the input focus now, as a number `refocus` takes back; nil when
+    /// none has it or the injector cannot name windows.
+    func currentFocus() -> UInt64?
+    /// Gives the input focus back to `window` (from `currentFocus`); throws `NoPasteTarget`
+    /// when it is gone.
+    func refocus(_ window: UInt64) throws
 }
 
 /// Why a chord would reach no window now, though keys can be sent.

@@ -29,6 +29,9 @@ final class PasteRun {
     let timeoutMilliseconds: Int
     /// The caller's unique bus name: its disconnect cancels the paste before it types.
     let caller: String?
+    /// The window to give the focus back to before the chord (the one focused before a
+    /// launcher ran), or nil for whichever has it.
+    var window: UInt64?
     /// The latest time the paste may begin; past it, it is dropped without typing.
     let startBy: UInt64
     let completion: (Result<FocusPasteResult, CliptabError>) -> Void

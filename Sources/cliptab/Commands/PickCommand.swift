@@ -24,7 +24,9 @@ struct PickCommand: CLICommand {
             that suits the session: on Wayland fuzzel, wofi, rofi 2; on X11 rofi, dmenu;
             without a display fzf. fuzzel answers with the line's index (--index).
             --action: paste (the default) into the focused window, copying instead where the
-            daemon cannot paste; copy; print the text. Exit 1 when nothing was chosen.
+            daemon cannot paste; copy; print the text. The paste goes to the window that had
+            the focus before the launcher ran. Exit 1 when nothing was chosen, or when the
+            paste was not delivered (the daemon's reason on stderr).
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to pick from", completion: .table)],
         options: [
@@ -51,6 +53,9 @@ struct PickCommand: CLICommand {
     /// Offers the rows, maps the choice back to its id, and acts on that row.
     func run(_ context: CommandContext) throws {
         let launcher = try named ?? LauncherChoice.choose()
+        // Before any launcher runs: the window to paste into. A launcher that grabs the
+        // keyboard, or sets the focus to PointerRoot, leaves none focused when it exits.
+        let window = action == "paste" ? focusedWindow(context) : 0
         // With TABLE, the launcher starts before anything else: its own start-up (display,
         // fonts) overlaps connecting to the bus and fetching the rows, which it would wait
         // for anyway. Whatever fails on the way stops it again.
@@ -90,12 +95,40 @@ struct PickCommand: CLICommand {
         case "copy":
             _ = try context.call("Copy", path)
         default:
+            try paste(path, into: window, context)
+        }
+    }
+
+    /// The window focused now (`GetFocusedWindow`, API version 3), or 0 when none is, or
+    /// the daemon cannot tell.
+    private func focusedWindow(_ context: CommandContext) -> UInt64 {
+        guard let reply = try? context.call("GetFocusedWindow"),
+            case .uint64(let window)? = reply.values.first
+        else { return 0 }
+        return window
+    }
+
+    /// Pastes the row at `path` into `window` (0: wherever the focus is), saying why when it
+    /// was not delivered; copies instead with a daemon from before PasteToFocus.
+    private func paste(_ path: [BusValue], into window: UInt64, _ context: CommandContext) throws {
+        let reply: Reply
+        do {
+            reply =
+                window != 0
+                ? try context.call("PasteToWindow", path + [.uint32(0), .uint64(window)])
+                : try context.call("PasteToFocusWithReason", path + [.uint32(0)])
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
             do {
                 _ = try context.call("PasteToFocus", path + [.uint32(0)])
             } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
                 // A daemon from before PasteToFocus: copying is the next best thing.
                 _ = try context.call("Copy", path)
             }
+            return
+        }
+        guard try reply.boolean(0) else {
+            let reason = try reply.string(1)
+            throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
         }
     }
 

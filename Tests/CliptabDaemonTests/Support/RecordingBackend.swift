@@ -226,6 +226,18 @@ final class RecordingInjector: KeyInjector {
         return target
     }
 
+    /// The windows focused again, oldest first; `gone` are refused.
+    private(set) var refocused: [UInt64] = []
+    /// Windows that no longer exist.
+    var gone: Set<UInt64> = []
+
+    func currentFocus() -> UInt64? { 42 }
+
+    func refocus(_ window: UInt64) throws {
+        guard !gone.contains(window) else { throw NoPasteTarget("the window focused before is gone") }
+        refocused.append(window)
+    }
+
     func send(_ chord: KeyChord, repressModifiers: Bool) throws {
         chords.append("\(chord)")
         onSend()
