@@ -14,7 +14,8 @@ extension TableService {
             if let holder = table.names.place(of: rowName), holder.rowID != target.id {
                 throw CliptabError(
                     .nameInUse,
-                    "another row of table \"\(name)\" (id \(holder.rowID)) is already named \"\(rowName)\"")
+                    "another row of table \(Quotation.quoted(name)) (id \(holder.rowID)) is already named "
+                        + Quotation.quoted(rowName))
             }
         }
         let (record, bump) = bumped(table)
@@ -37,7 +38,8 @@ extension TableService {
     public func findRow(_ name: String, rowName: String) throws -> (path: IndexPath, id: UInt64) {
         let table = try table(name)
         guard let place = table.names.place(of: rowName), let path = Self.path(of: place, in: table) else {
-            throw CliptabError(.noSuchRow, "no row of table \"\(name)\" is named \"\(rowName)\"")
+            throw CliptabError(
+                .noSuchRow, "no row of table \(Quotation.quoted(name)) is named \(Quotation.quoted(rowName))")
         }
         return (path, place.rowID)
     }
@@ -57,7 +59,7 @@ extension TableService {
         guard RowName.isValid(rowName) else {
             throw CliptabError(
                 .invalidName,
-                "\"\(rowName)\" is not a row name: 1–\(RowName.maxBytes) bytes of letters, digits, \"_\", \".\""
+                "\(Quotation.quoted(rowName)) is not a row name: 1–\(RowName.maxBytes) bytes of letters, digits, \"_\", \".\""
                     + " and \"-\", starting with a letter or \"_\"")
         }
     }
