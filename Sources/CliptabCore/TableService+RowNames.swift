@@ -45,13 +45,54 @@ extension TableService {
     }
 
     /// (row id, name) of every named row of the table, in table order.
+    ///
+    /// Costs one step per section and one per named row (a dictionary lookup and a binary
+    /// search each), then the sort: a walk over the sections for each name once made 400,000
+    /// names in the last of 10,000 sections take 3.8 s.
     public func rowNames(of name: String) throws -> [(id: UInt64, name: String)] {
+        try countedRowNames(of: name).names
+    }
+
+    /// `rowNames(of:)` and the steps it took: sections indexed plus named rows placed.
+    func countedRowNames(of name: String) throws -> (names: [(id: UInt64, name: String)], steps: Int) {
         let table = try table(name)
+        var sectionIndexes: [UInt64: Int] = [:]
+        sectionIndexes.reserveCapacity(table.sections.count)
+        for (index, section) in table.sections.enumerated() { sectionIndexes[section.id] = index }
+        var steps = table.sections.count
         var found: [(path: IndexPath, id: UInt64, name: String)] = []
+        found.reserveCapacity(table.names.count)
         for (rowName, place) in table.names.entries {
-            if let path = Self.path(of: place, in: table) { found.append((path, place.rowID, rowName)) }
+            steps += 1
+            guard let s = sectionIndexes[place.sectionID],
+                let r = table.sections[s].rows.index(ofKey: place.key, id: place.rowID)
+            else { continue }
+            found.append((IndexPath(section: Int32(s), row: Int32(r)), place.rowID, rowName))
         }
-        return found.sorted { $0.path < $1.path }.map { ($0.id, $0.name) }
+        found.sort { $0.path < $1.path }
+        return (found.map { ($0.id, $0.name) }, steps)
+    }
+
+    /// (row id, name) of the named rows among the rows of a section from `offset`, at most
+    /// `limit` of them (0 = to the end), in row order: the window of `rows(of:section:offset:limit:)`.
+    ///
+    /// Costs one dictionary lookup per row of the window, whatever the rest of the table holds,
+    /// so that a menu asks only for the names of the rows it shows.
+    public func rowNames(of name: String, section: Int32, offset: UInt32, limit: UInt32) throws -> [(
+        id: UInt64, name: String
+    )] {
+        let table = try table(name)
+        let s = try Self.existing(section, count: table.sections.count, "section")
+        let rows = table.sections[s].rows
+        let start = Int(offset)
+        guard start < rows.count, !table.names.isEmpty else { return [] }
+        let end = limit == 0 ? rows.count : min(rows.count, start + Int(limit))
+        var found: [(id: UInt64, name: String)] = []
+        for index in start..<end {
+            let id = rows[index].id
+            if let rowName = table.names.name(of: id) { found.append((id, rowName)) }
+        }
+        return found
     }
 
     /// Throws `InvalidName` unless `rowName` follows the row-name grammar.

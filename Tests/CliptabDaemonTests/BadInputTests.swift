@@ -31,6 +31,7 @@ struct BadInputTests {
         "GetClipboard": [], "ClearClipboard": [], "SetAllowedActions": [s("t"), strings(["copy"])],
         "GetAllowedActions": [s("t")], "SetSecret": [s("t"), b(true)], "Reload": [],
         "SetRowName": [s("t"), i(0), i(0), s("sig")], "FindRow": [s("t"), s("sig")], "GetRowNames": [s("t")],
+        "GetRowNamesPage": [s("t"), i(0), u(0), u(0)],
         "GetSecret": [s("t")],
     ]
 

@@ -55,6 +55,17 @@ struct RowNameBusTests {
                         [.structure([t(5), s("sig")]), .structure([t(1), s("first")])])
                 ])
 
+        // The names of one window of rows (API version 3): section 1 is now e a b c.
+        let names = { (section: Int32, offset: UInt32, limit: UInt32) in
+            try daemon.call("GetRowNamesPage", [s("t"), i(section), u(offset), u(limit)])
+        }
+        #expect(try names(1, 1, 0) == [.array(elementSignature: "(ts)", [.structure([t(1), s("first")])])])
+        #expect(try names(1, 0, 1) == [.array(elementSignature: "(ts)", [.structure([t(5), s("sig")])])])
+        #expect(try names(0, 0, 0) == [.array(elementSignature: "(ts)", [])])
+        #expect(
+            daemon.errorName("GetRowNamesPage", [s("t"), i(2), u(0), u(0)])
+                == CliptabBus.errorPrefix + "IndexOutOfRange")
+
         // Errors: their contract names.
         #expect(
             daemon.errorName("SetRowName", [s("t"), i(0), i(0), s("sig")]) == CliptabBus.errorPrefix
