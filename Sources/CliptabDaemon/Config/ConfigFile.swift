@@ -199,11 +199,18 @@ public struct ConfigFile: Equatable, Sendable {
     ///
     /// Throws the `errno` of the failing call: `ENOENT` when there is no such file.
     public static func read(path: String) throws(ConfigReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: opening a FIFO for reading waits for a writer, and would stall
+        // the daemon at its start or on a reload; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 { throw ConfigReadError(code: errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw ConfigReadError(code: EISDIR) }
+        if fstat(fd, &info) != 0 { throw ConfigReadError(code: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ConfigReadError(code: EISDIR)
+        default: throw ConfigReadError(notRegular: ConfigReadError.typeName(info.st_mode))
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {
