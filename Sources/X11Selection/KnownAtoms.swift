@@ -44,6 +44,10 @@ struct KnownAtoms {
     let timestampProperty: InternedAtom
     /// The property on our window that lists the targets a clipboard manager should save.
     let saveTargetsProperty: InternedAtom
+    /// The root's property where a window manager names the active client window.
+    let netActiveWindow: InternedAtom
+    /// The type of a window id property.
+    let window: InternedAtom
 
     /// Interns every atom in one round trip.
     init(connection: DisplayConnection) {
@@ -51,7 +55,7 @@ struct KnownAtoms {
             "CLIPBOARD", "PRIMARY", "TARGETS", "TIMESTAMP", "MULTIPLE", "ATOM_PAIR", "UTF8_STRING",
             "STRING", "TEXT", "COMPOUND_TEXT", "text/plain;charset=utf-8", "text/plain",
             "x-kde-passwordManagerHint", "SAVE_TARGETS", "CLIPBOARD_MANAGER", "INCR", "NULL", "ATOM",
-            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS",
+            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS", "_NET_ACTIVE_WINDOW", "WINDOW",
         ]
         let atoms = connection.internAtoms(names)
         clipboard = atoms[0]
@@ -75,6 +79,8 @@ struct KnownAtoms {
         integer = atoms[18]
         timestampProperty = atoms[19]
         saveTargetsProperty = atoms[20]
+        netActiveWindow = atoms[21]
+        window = atoms[22]
     }
 
     /// The atom of `selection`.
