@@ -19,12 +19,12 @@ public struct ServerTime: RawRepresentable, Hashable, Comparable, Sendable {
     /// width of `Time`.
     public var card32: UInt32 { UInt32(truncatingIfNeeded: rawValue) }
 
-    /// True when `lhs` is earlier, as the X protocol compares timestamps: the count wraps
-    /// every 2³² ms (49.7 days), and of two times the later is the one less than 2³¹ ms
-    /// (24.9 days) ahead, modulo 2³². Compared as plain numbers, a request made just after
-    /// the wrap would look older than an ownership taken just before it, and be refused.
+    /// True when `lhs` is earlier, as the X protocol compares timestamps.
     ///
-    /// An order only among times within 24.9 days of each other, as every X client's.
+    /// The count wraps every 2³² ms (49.7 days), and of two times the later is the one less
+    /// than 2³¹ ms (24.9 days) ahead, modulo 2³². Compared as plain numbers, a request made
+    /// just after the wrap would look older than an ownership taken just before it, and be
+    /// refused. An order only among times within 24.9 days of each other, as every X client's.
     public static func < (lhs: ServerTime, rhs: ServerTime) -> Bool {
         let ahead = rhs.card32 &- lhs.card32
         return ahead != 0 && ahead < 1 << 31
