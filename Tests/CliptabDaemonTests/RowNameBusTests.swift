@@ -86,8 +86,9 @@ struct RowNameBusTests {
         #expect(daemon.errorName("FindRow", [s("t"), s("sig")]) == CliptabBus.errorPrefix + "NoSuchRow")
     }
 
-    /// Every way of deleting a row frees its name in the store too: after a restart (a
-    /// kill) the name can be given to another row. A name left behind in the store once
+    /// Every way of deleting a row frees its name in the store too.
+    ///
+    /// After a restart (a kill) the name can be given to another row. A name left behind in the store once
     /// passed every test and then refused the new row with StorageFailure.
     @Test func deletedRowsFreeTheirNamesAcrossARestart() throws {
         let daemon = try DaemonProcess()
