@@ -72,6 +72,7 @@ public enum HostileRunner {
         try daemon.call(
             "InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
         try daemon.call("Copy", [s("clip"), i(0), i(0)])
+        try hostile.prepare(daemon)
         guard hostile.rows > 0 else { return }
         try daemon.call("CreateTable", [s("t")])
         var inserted = 0
