@@ -39,14 +39,6 @@ public final class HostileContext {
             executable, arguments, environment: daemon.environment, timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    /// Starts an X client with the daemon's display and a pipe to its standard input,
-    /// without waiting for it (a client that runs until its input ends).
-    public func spawnXClientWithInput(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
-        try ChildProcess.spawn(
-            executable, arguments, environment: daemon.environment, stdin: .pipe, stdout: .pipe, stderr: .null
-        )
-    }
-
     /// Starts an X client with the daemon's display, without waiting for it.
     public func spawnXClient(_ executable: String, _ arguments: [String]) throws -> ChildProcess {
         try ChildProcess.spawn(
