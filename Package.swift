@@ -24,11 +24,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // GNU/Linux calls that Swift's Glibc module does not export.
         .target(name: "CPosix"),
+        // libwayland-client with the data-control protocols' glue (wayland-scanner's output,
+        // committed: protocols/regenerate remakes it) and the requests marshalled in C.
+        .target(
+            name: "CWayland", exclude: ["protocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "DBus", dependencies: ["CDBus"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
+        .target(name: "WaylandSelection", dependencies: ["CWayland"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
@@ -96,7 +101,7 @@ let package = Package(
                 "PopupWindow", "TestSupport",
             ]),
 
-        // Test helpers: private dbus-daemon and Xvfb, built binaries, temporary directories,
+        // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
         // the seeded random of every randomized test. No D-Bus and no model, so that the
         // wrapper modules' tests link only what they test.
         .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
@@ -116,6 +121,8 @@ let package = Package(
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
+        .testTarget(
+            name: "WaylandSelectionTests", dependencies: ["Posix", "TestSupport", "WaylandSelection"]),
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [

@@ -10,11 +10,18 @@ public final class PrivateBus {
 
     /// Starts a session bus with the system's session configuration, or with the
     /// configuration file `configFile` when given.
-    public init(configFile: String? = nil) throws {
+    ///
+    /// `commandPrefix` runs it as another user (`SessionUser.commandPrefix`), with
+    /// `environment` instead of the test's (nil: the test's).
+    public init(configFile: String? = nil, commandPrefix: [String] = [], environment: [String: String]? = nil)
+        throws
+    {
         let arguments =
             (configFile.map { ["--config-file=\($0)"] } ?? ["--session"]) + ["--nofork", "--print-address=1"]
+        let argv = commandPrefix + ["dbus-daemon"] + arguments
         // Its stderr only ever says that an unprivileged bus cannot raise its fd limit.
-        process = try ChildProcess.spawn("dbus-daemon", arguments, stdout: .pipe, stderr: .null)
+        process = try ChildProcess.spawn(
+            argv[0], Array(argv.dropFirst()), environment: environment, stdout: .pipe, stderr: .null)
         guard let line = process.readLine(timeoutMilliseconds: 10_000), !line.isEmpty else {
             process.terminate()
             throw FixtureError("dbus-daemon printed no address within 10 s")

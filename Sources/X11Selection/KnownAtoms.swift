@@ -44,6 +44,9 @@ struct KnownAtoms {
     let timestampProperty: InternedAtom
     /// The property on our window that lists the targets a clipboard manager should save.
     let saveTargetsProperty: InternedAtom
+    /// `DELETE`, `INSERT_SELECTION`, `INSERT_PROPERTY`, `LENGTH`: targets whose conversion
+    /// acts or describes instead of giving content, never read for a snapshot.
+    let sideEffectTargets: [InternedAtom]
     /// The root's property where a window manager names the active client window.
     let netActiveWindow: InternedAtom
     /// The type of a window id property.
@@ -55,7 +58,8 @@ struct KnownAtoms {
             "CLIPBOARD", "PRIMARY", "TARGETS", "TIMESTAMP", "MULTIPLE", "ATOM_PAIR", "UTF8_STRING",
             "STRING", "TEXT", "COMPOUND_TEXT", "text/plain;charset=utf-8", "text/plain",
             "x-kde-passwordManagerHint", "SAVE_TARGETS", "CLIPBOARD_MANAGER", "INCR", "NULL", "ATOM",
-            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS", "_NET_ACTIVE_WINDOW", "WINDOW",
+            "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS", "DELETE", "INSERT_SELECTION",
+            "INSERT_PROPERTY", "LENGTH", "_NET_ACTIVE_WINDOW", "WINDOW",
         ]
         let atoms = connection.internAtoms(names)
         clipboard = atoms[0]
@@ -79,8 +83,9 @@ struct KnownAtoms {
         integer = atoms[18]
         timestampProperty = atoms[19]
         saveTargetsProperty = atoms[20]
-        netActiveWindow = atoms[21]
-        window = atoms[22]
+        sideEffectTargets = Array(atoms[21...24])
+        netActiveWindow = atoms[25]
+        window = atoms[26]
     }
 
     /// The atom of `selection`.

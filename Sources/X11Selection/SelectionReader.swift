@@ -13,6 +13,13 @@
 final class SelectionReader {
     /// The outcome a read reports.
     typealias Completion = (Result<SelectionText, SelectionReadError>) -> Void
+    /// The outcome a snapshot read reports.
+    typealias SnapshotCompletion = (Result<SelectionSnapshot, SelectionReadError>) -> Void
+
+    /// The most targets a snapshot keeps: programs offer a dozen at most (GTK's text, an
+    /// image's few types); an owner listing thousands costs no more than this many
+    /// conversions.
+    static let snapshotTargetLimit = 64
 
     /// The most bytes of a password-manager hint read: `secret` and room to spare.
     static let hintLimit = 64
@@ -21,6 +28,16 @@ final class SelectionReader {
         case queued
         case converting(target: InternedAtom)
         case receivingIncrements
+    }
+
+    /// What a snapshot read has kept so far, and the targets still to convert.
+    private final class SnapshotGathering {
+        let completion: SnapshotCompletion
+        var remaining: [InternedAtom] = []
+        var formats: [SelectionSnapshot.Format] = []
+        var byteCount = 0
+
+        init(completion: @escaping SnapshotCompletion) { self.completion = completion }
     }
 
     private final class PendingRead {
@@ -40,6 +57,11 @@ final class SelectionReader {
         var markedSecret = false
         var received: [UInt8] = []
         var receivedType = InternedAtom.none
+        var receivedFormat: Int32 = 8
+        /// The target an INCR transfer under way answers.
+        var incrementalTarget: InternedAtom?
+        /// Set for a read of every format (`readSnapshot`) instead of the text.
+        var snapshot: SnapshotGathering?
 
         init(
             selection: SelectionName, property: InternedAtom, deadline: UInt64, timeoutMilliseconds: Int,
@@ -67,6 +89,13 @@ final class SelectionReader {
             if case .receivingIncrements = stage { return true }
             return false
         }
+
+        /// True while no other read of the selection may convert: this one converts, or
+        /// it reads a snapshot, whose conversions follow one another until it ends.
+        var holdsSelection: Bool { isConverting || (snapshot != nil && !isQueued) }
+
+        /// The bytes this read may still take in.
+        var byteLimit: Int { maxBytes - (snapshot?.byteCount ?? 0) }
     }
 
     private let connection: DisplayConnection
@@ -85,7 +114,7 @@ final class SelectionReader {
     private let maximumPending: Int
     /// Selections whose next queued read may start, and completions due, in order.
     private var selectionsToStart: [SelectionName] = []
-    private var completionsDue: [(Completion, Result<SelectionText, SelectionReadError>)] = []
+    private var completionsDue: [() -> Void] = []
     private var pumping = false
 
     /// Answers reads of a selection this client owns by the time the read starts: the
@@ -109,22 +138,55 @@ final class SelectionReader {
     /// The earliest read deadline, if any.
     var nextDeadline: UInt64? { reads.map(\.deadline).min() }
 
+    /// Starts reading every format another program offers for `selection` (up to
+    /// `maxBytes` in all, `timeoutMilliseconds` in all); `completion` runs from a later event
+    /// or timeout.
+    ///
+    /// TARGETS first, then each content target in turn (meta and side-effect targets
+    /// skipped, at most `snapshotTargetLimit`); a target the owner refuses is left out. The
+    /// password-manager hint is read first and marks the snapshot, as for text.
+    func readSnapshot(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int, now: UInt64,
+        completion: @escaping SnapshotCompletion
+    ) {
+        let gathering = SnapshotGathering(completion: completion)
+        start(
+            selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes, now: now,
+            snapshot: gathering
+        ) {
+            result in
+            // Only failures come this way: a snapshot succeeds through `nextSnapshotTarget`.
+            if case .failure(let error) = result { completion(.failure(error)) }
+        }
+    }
+
     /// Starts reading `selection`; `completion` runs from a later event or timeout.
     func read(
         _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int, now: UInt64,
         completion: @escaping Completion
     ) {
+        start(
+            selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes, now: now, snapshot: nil,
+            completion: completion)
+    }
+
+    /// Queues a read (of the text, or with `snapshot` of every format) and starts what may.
+    private func start(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int, now: UInt64,
+        snapshot: SnapshotGathering?, completion: @escaping Completion
+    ) {
         defer { pump() }
         guard reads.count < maximumPending else {
             let message =
                 "\(reads.count) clipboard reads are already waiting for their owners; try again when they end"
-            completionsDue.append((completion, .failure(.busy(message))))
+            completionsDue.append { completion(.failure(.busy(message))) }
             return
         }
         let read = PendingRead(
             selection: selection, property: takeProperty(),
             deadline: now + UInt64(max(timeoutMilliseconds, 0)), timeoutMilliseconds: timeoutMilliseconds,
             maxBytes: max(maxBytes, 0), completion: completion)
+        read.snapshot = snapshot
         reads.append(read)
         selectionsToStart.append(selection)
     }
@@ -139,8 +201,7 @@ final class SelectionReader {
             if !selectionsToStart.isEmpty {
                 startNext(for: selectionsToStart.removeFirst())
             } else if !completionsDue.isEmpty {
-                let (completion, result) = completionsDue.removeFirst()
-                completion(result)
+                completionsDue.removeFirst()()
             } else {
                 return
             }
@@ -186,7 +247,7 @@ final class SelectionReader {
         // Only a new value matters, and only once the transfer started; our own deletions
         // and the value written before the SelectionNotify are ignored.
         guard !event.isDeletion, read.isReceivingIncrements else { return true }
-        let limit = read.maxBytes - read.received.count
+        let limit = read.byteLimit - read.received.count
         switch connection.readProperty(ownWindow, read.property, maxBytes: limit, delete: true) {
         case .missing:
             break
@@ -202,6 +263,7 @@ final class SelectionReader {
         case .value(let value):
             read.received.append(contentsOf: value.bytes)
             read.receivedType = value.type
+            read.receivedFormat = value.format
         }
         return true
     }
@@ -229,12 +291,12 @@ final class SelectionReader {
     // MARK: - Steps
 
     private func startNext(for selection: SelectionName) {
-        guard !reads.contains(where: { $0.selection == selection && $0.isConverting }),
+        guard !reads.contains(where: { $0.selection == selection && $0.holdsSelection }),
             let read = reads.first(where: { $0.selection == selection && $0.isQueued })
         else { return }
         if connection.isBroken {
             finish(read, .failure(.unavailable(brokenMessage)), reuseProperty: false)
-        } else if let owned = ownedText(selection) {
+        } else if read.snapshot == nil, let owned = ownedText(selection) {
             // Never ask ourselves: a single-threaded owner waiting for its own answer
             // would wait forever (ICCCM §2.4 via Qt's note).
             read.markedSecret = owned.secret
@@ -273,6 +335,11 @@ final class SelectionReader {
     }
 
     private func refused(_ read: PendingRead, target: InternedAtom) {
+        if read.snapshot != nil {
+            // A refused target is left out; an owner without TARGETS may still give text.
+            if target == atoms.targets { read.snapshot?.remaining = [atoms.utf8String, atoms.string] }
+            return nextSnapshotTarget(read)
+        }
         if target == atoms.passwordManagerHint, let textTarget = read.textTarget {
             // A refused hint marks nothing: the text is read as unmarked.
             read.textTarget = nil
@@ -300,6 +367,24 @@ final class SelectionReader {
             return
         }
         let offered = value.atoms
+        if let gathering = read.snapshot {
+            let skipped =
+                [
+                    atoms.targets, atoms.multiple, atoms.timestamp, atoms.saveTargets,
+                    atoms.passwordManagerHint,
+                    .none,
+                ] + atoms.sideEffectTargets
+            var seen = Set<InternedAtom>()
+            gathering.remaining = Array(
+                offered.filter { !skipped.contains($0) && seen.insert($0).inserted }.prefix(
+                    Self.snapshotTargetLimit))
+            if offered.contains(atoms.passwordManagerHint) {
+                convert(read, target: atoms.passwordManagerHint)
+            } else {
+                nextSnapshotTarget(read)
+            }
+            return
+        }
         // Best first: UTF-8 is lossless; STRING is Latin-1 only; COMPOUND_TEXT needs Xlib.
         let preference = [
             atoms.utf8String, atoms.plainTextUTF8, atoms.string, atoms.compoundText, atoms.text,
@@ -324,27 +409,67 @@ final class SelectionReader {
     /// Records whether the hint is exactly `secret` (anything else, missing, too long or
     /// odd, marks nothing), then converts the text target.
     private func receivedHint(_ read: PendingRead) {
+        if read.snapshot != nil {
+            readHint(read)
+            return nextSnapshotTarget(read)
+        }
         guard let textTarget = read.textTarget else {
             return refused(read, target: atoms.passwordManagerHint)
         }
         read.textTarget = nil
+        readHint(read)
+        convert(read, target: textTarget)
+    }
+
+    /// Reads the hint's value from the read's property into `markedSecret`.
+    private func readHint(_ read: PendingRead) {
         let contents = connection.readProperty(
             ownWindow, read.property, maxBytes: Self.hintLimit, delete: true)
         if case .value(let value) = contents {
             if value.type == atoms.incremental {
                 // The deletion started an INCR transfer of the hint into this property: the
-                // owner may write into it at any time, so the text takes a fresh one.
+                // owner may write into it at any time, so what follows takes a fresh one.
                 abandon(read.property)
                 read.property = takeProperty()
             } else {
                 read.markedSecret = value.format == 8 && value.bytes.elementsEqual("secret".utf8)
             }
         }
-        convert(read, target: textTarget)
+    }
+
+    /// Converts the snapshot's next target, or completes it when none is left.
+    private func nextSnapshotTarget(_ read: PendingRead) {
+        guard let gathering = read.snapshot else { return }
+        if !gathering.remaining.isEmpty {
+            return convert(read, target: gathering.remaining.removeFirst())
+        }
+        guard !gathering.formats.isEmpty else {
+            let message = "the owner of \(read.selection) gave none of the formats it offers"
+            return finish(read, .failure(.empty(message)), reuseProperty: true)
+        }
+        let snapshot = SelectionSnapshot(formats: gathering.formats, markedSecret: read.markedSecret)
+        finish(read, nil, reuseProperty: true)
+        completionsDue.append { gathering.completion(.success(snapshot)) }
+    }
+
+    /// Keeps one converted target of a snapshot read, then goes on to the next.
+    private func keep(_ read: PendingRead, bytes: inout [UInt8], type: InternedAtom, format: Int32) {
+        guard let gathering = read.snapshot else { return }
+        if case .converting(let target) = read.stage, format == 8 || format == 32 {
+            gathering.formats.append(
+                SelectionSnapshot.Format(
+                    target: target, type: type, format: format, data: WipingBuffer.taking(&bytes)))
+            gathering.byteCount += gathering.formats[gathering.formats.count - 1].data.count
+        } else {
+            WipingBuffer.wipe(&bytes)
+        }
+        nextSnapshotTarget(read)
     }
 
     private func receivedConversion(_ read: PendingRead) {
-        switch connection.readProperty(ownWindow, read.property, maxBytes: read.maxBytes, delete: true) {
+        switch connection.readProperty(ownWindow, read.property, maxBytes: read.byteLimit, delete: true) {
+        case .missing where read.snapshot != nil:
+            nextSnapshotTarget(read)
         case .missing:
             let message = "the owner of \(read.selection) announced its contents but wrote none"
             finish(read, .failure(.empty(message)), reuseProperty: true)
@@ -354,12 +479,16 @@ final class SelectionReader {
             // ICCCM §2.7.2: deleting the INCR property (done by the read) starts the
             // transfer; chunks arrive as new values of the property.
             let announced = Int(clamping: value.longs.first ?? 0)
-            if announced > read.maxBytes {
+            if announced > read.byteLimit {
                 finish(read, .failure(tooLarge(read, atLeast: announced)), reuseProperty: false)
                 return
             }
+            if case .converting(let target) = read.stage { read.incrementalTarget = target }
             read.stage = .receivingIncrements
             selectionsToStart.append(read.selection)
+        case .value(let value) where read.snapshot != nil:
+            var bytes = value.bytes
+            keep(read, bytes: &bytes, type: value.type, format: value.format)
         case .value(let value):
             var bytes = value.bytes
             deliver(read, bytes: &bytes, type: value.type)
@@ -368,6 +497,13 @@ final class SelectionReader {
 
     /// Converts received bytes of `type` to UTF-8 and completes the read.
     private func deliver(_ read: PendingRead, bytes: inout [UInt8], type: InternedAtom) {
+        if read.snapshot != nil {
+            // The end of an INCR transfer: its stage goes back to the target it converted.
+            if case .receivingIncrements = read.stage, let target = read.incrementalTarget {
+                read.stage = .converting(target: target)
+            }
+            return keep(read, bytes: &bytes, type: type, format: read.receivedFormat)
+        }
         var text: [UInt8]?
         switch type {
         case atoms.string:
@@ -401,7 +537,7 @@ final class SelectionReader {
     /// Removes `read` and queues the start of the next read of its selection and the
     /// report of the result, both run by `pump()` (so that the completion may start reads).
     private func finish(
-        _ read: PendingRead, _ result: Result<SelectionText, SelectionReadError>, reuseProperty: Bool
+        _ read: PendingRead, _ result: Result<SelectionText, SelectionReadError>?, reuseProperty: Bool
     ) {
         guard reads.contains(where: { $0 === read }) else { return }
         reads.removeAll { $0 === read }
@@ -412,7 +548,7 @@ final class SelectionReader {
             abandon(read.property)
         }
         selectionsToStart.append(read.selection)
-        completionsDue.append((read.completion, result))
+        if let result { completionsDue.append { read.completion(result) } }
     }
 
     /// Never reuses `property` until the pool is used up: its owner may still write.

@@ -61,7 +61,8 @@ public final class SelectionService {
             connection: connection, ownWindow: window, atoms: atoms,
             maximumPending: max(configuration.maximumPendingReads, 1))
         reader.ownedText = { [unowned self] selection in
-            ownerships[selection].map { ($0.text, $0.secret) }
+            ownerships[selection].flatMap { ownership in ownership.readableText.map { ($0, ownership.secret) }
+            }
         }
         connection.flush()
     }
@@ -219,14 +220,43 @@ public final class SelectionService {
     /// returns, requests are answered with the new text. `secret` adds the password-manager
     /// hint and keeps the text from clipboard managers. The bytes are copied into memory
     /// that is zeroed on release; the caller's array is the caller's to wipe.
+    ///
+    /// With `at`, no fresh timestamp is taken: the server takes the selection only if
+    /// nobody acquired it after `at` (pass the time of a copy of ours to replace that copy
+    /// and nothing newer), and this throws `.notOwner` when it did not.
     @discardableResult
-    public func own(_ selection: SelectionName, text: [UInt8], secret: Bool) throws(SelectionError)
-        -> ServerTime
+    public func own(_ selection: SelectionName, text: [UInt8], secret: Bool, at: ServerTime? = nil)
+        throws(SelectionError) -> ServerTime
     {
         guard !connection.isBroken else { throw lostError }
         guard TextEncoding.isValidUTF8(text) else { throw .invalidText }
         let buffer = WipingBuffer.copying(text)
-        let time = try serverTimestamp()
+        return try take(selection, at: at) { time in
+            Ownership(text: buffer, secret: secret, time: time, selection: selection)
+        }
+    }
+
+    /// Makes this service the owner of `selection` with another program's formats, as
+    /// `readSnapshot` kept them; `secret` and `at` as for `own(_:text:secret:at:)`.
+    @discardableResult
+    public func own(
+        _ selection: SelectionName, snapshot: SelectionSnapshot, secret: Bool, at: ServerTime? = nil
+    )
+        throws(SelectionError) -> ServerTime
+    {
+        guard !connection.isBroken else { throw lostError }
+        return try take(selection, at: at) { [atoms] time in
+            Ownership(snapshot: snapshot, secret: secret, time: time, selection: selection, atoms: atoms)
+        }
+    }
+
+    /// Sets this service's window as the owner of `selection` at `at` or a fresh timestamp,
+    /// checks that the server agrees, and records the ownership `make` builds.
+    private func take(_ selection: SelectionName, at: ServerTime?, _ make: (ServerTime) -> Ownership)
+        throws(SelectionError) -> ServerTime
+    {
+        let time: ServerTime
+        if let at { time = at } else { time = try serverTimestamp() }
         let atom = atoms.atom(for: selection)
         connection.setSelectionOwner(atom, window, time: time)
         let owner = connection.selectionOwner(atom)
@@ -235,7 +265,7 @@ public final class SelectionService {
             ownerships[selection] = nil
             throw .notOwner(selection)
         }
-        ownerships[selection] = Ownership(text: buffer, secret: secret, time: time, selection: selection)
+        ownerships[selection] = make(time)
         return time
     }
 
@@ -258,9 +288,16 @@ public final class SelectionService {
         ownerships[selection] != nil
     }
 
-    /// A copy of the text this service owns for `selection`, or nil.
+    /// A copy of the text this service owns for `selection`, or nil (also for a snapshot
+    /// without UTF-8 text).
     public func ownedText(_ selection: SelectionName) -> [UInt8]? {
-        ownerships[selection]?.text.copiedBytes
+        ownerships[selection]?.readableText?.copiedBytes
+    }
+
+    /// The X client that made `window`: the base its resource ids share, so a program's
+    /// hidden selection window and its focused window give the same value.
+    public func client(of window: WindowID) -> UInt64 {
+        UInt64(window.rawValue & ~connection.resourceMask)
     }
 
     /// The acquisition timestamp of `selection`, or nil when not owned.
@@ -438,6 +475,35 @@ public final class SelectionService {
             now: monotonicMilliseconds(), completion: completion)
     }
 
+    /// Reads every format another program offers for `selection`, for serving it again
+    /// later (`own(_:snapshot:secret:at:)`), asynchronously inside the loop.
+    ///
+    /// At most `maxBytes` in all (`.tooLarge` past it) and `timeoutMilliseconds` in all. Our
+    /// own selection answers at once, from memory.
+    public func readSnapshot(
+        _ selection: SelectionName, timeoutMilliseconds: Int, maxBytes: Int,
+        completion: @escaping (Result<SelectionSnapshot, SelectionReadError>) -> Void
+    ) {
+        guard !connection.isBroken else {
+            completion(.failure(.unavailable(lostMessage)))
+            return
+        }
+        if let ownership = ownerships[selection] {
+            let snapshot =
+                ownership.snapshot
+                ?? SelectionSnapshot(
+                    formats: [
+                        .init(
+                            target: atoms.utf8String, type: atoms.utf8String, format: 8, data: ownership.text)
+                    ], markedSecret: ownership.secret)
+            completion(.success(snapshot))
+            return
+        }
+        reader.readSnapshot(
+            selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes,
+            now: monotonicMilliseconds(), completion: completion)
+    }
+
     // MARK: - Clipboard manager
 
     /// Asks the clipboard manager to save the CLIPBOARD text before this program exits.
@@ -456,7 +522,7 @@ public final class SelectionService {
         guard let time = try? serverTimestamp() else { return false }
         connection.changeProperty(
             window, atoms.saveTargetsProperty, type: atoms.atom,
-            longs: Ownership.savedTargets(atoms).map(\.rawValue))
+            longs: ownership.savedTargets(atoms).map(\.rawValue))
         handOverAnswer = nil
         connection.convertSelection(
             atoms.clipboardManager, target: atoms.saveTargets, property: atoms.saveTargetsProperty,

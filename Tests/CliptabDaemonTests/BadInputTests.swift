@@ -27,7 +27,7 @@ struct BadInputTests {
         "CanPerformAction": [s("t"), s("copy"), i(0), i(0)],
         "PerformAction": [s("t"), s("delete"), i(0), i(0)], "Copy": [s("t"), i(0), i(0)],
         "CopySection": [s("t"), i(0), s(",")], "Cut": [s("t"), i(0), i(0)], "Paste": [s("t"), i(0), i(0)],
-        "PasteToFocus": [s("t"), i(0), i(0), u(0)],
+        "PasteToFocus": [s("t"), i(0), i(0), u(0)], "PasteToFocusWithReason": [s("t"), i(0), i(0), u(0)],
         "GetClipboard": [], "ClearClipboard": [], "SetAllowedActions": [s("t"), strings(["copy"])],
         "GetAllowedActions": [s("t")], "SetSecret": [s("t"), b(true)], "Reload": [],
         "SetRowName": [s("t"), i(0), i(0), s("sig")], "FindRow": [s("t"), s("sig")], "GetRowNames": [s("t")],

@@ -10,7 +10,7 @@ import Testing
 /// A clipboard manager made of Tk: it owns CLIPBOARD_MANAGER, prints `ready`, and on
 /// SAVE_TARGETS fetches the clipboard's text, prints `saved` and then owns CLIPBOARD with
 /// the text, as managers do when the owner exits.
-private let tkClipboardManager = """
+let tkClipboardManager = """
     import sys, tkinter
     root = tkinter.Tk()
     root.withdraw()

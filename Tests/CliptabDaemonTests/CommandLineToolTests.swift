@@ -98,6 +98,10 @@ struct CommandLineToolTests {
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
         (
+            "PasteToFocusWithReason", [s("snippets"), i(0), i(0), u(0)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
+        (
             "CopySection", [s("snippets"), i(1), s(", ")],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),

@@ -14,11 +14,12 @@ final class PasteDesk {
     private var programs: [ChildProcess] = []
 
     /// Starts everything; `xtest` false starts Xvfb without the XTEST extension, `config`
-    /// is the text of a cliptab.conf to use.
-    init(xtest: Bool = true, config: String? = nil) throws {
+    /// is the text of a cliptab.conf to use, `environment` more variables for cliptabd.
+    init(xtest: Bool = true, config: String? = nil, environment extra: [String: String] = [:]) throws {
         display = try VirtualDisplay(extraArguments: xtest ? [] : ["-extension", "XTEST"])
         daemon = try DaemonProcess(
-            config: config, environment: ["DISPLAY": display.display], homePrefix: "cliptab-paste")
+            config: config, environment: extra.merging(["DISPLAY": display.display]) { $1 },
+            homePrefix: "cliptab-paste")
     }
 
     deinit {

@@ -200,7 +200,7 @@ struct UseCaseTests {
         #expect(throws: StartFailure.self) {
             _ = try ConfiguredService(
                 configurator: configurator, configuration: configuration, tables: tables
-            ) { RecordingClipboard(settings: $0) }
+            ) { ClipboardPolicy(backend: RecordingBackend(), injector: nil, settings: $0) { 0 } }
         }
         Log.threshold = .info
     }

@@ -17,6 +17,23 @@ import Testing
         try runCliptab(arguments, environment: session.environment)
     }
 
+    /// A paste that reaches no window fails with the daemon's own reason, on stderr and in
+    /// the notification alike (a bare X server: no window has the input focus).
+    @Test func pasteFailureShowsTheDaemonsReason() throws {
+        let session = try DaemonProcess(withDisplay: true, homePrefix: "cliptab-notify")
+        defer { session.stop() }
+        let server = try NotificationService(environment: session.environment)
+        defer { server.stop() }
+        try session.call("CreateTable", [.string("t")])
+        try session.call("InsertRow", [.string("t"), .int32(0), .int32(-1), .string("snippet")])
+        let paste = try run(session, "--notify", "copy", "t", "0:0", "--paste")
+        #expect(paste.status == 1, "\(paste)")
+        #expect(paste.err.contains("no window has the input focus"), "\(paste.err)")
+        let shown = try #require(server.next(), "no notification for the failed paste")
+        #expect(shown.summary == "cliptab copy failed")
+        #expect(shown.body.contains("no window has the input focus"), "\(shown.body)")
+    }
+
     /// Failures and successes, by option and by configuration, against a test server.
     @Test func notificationsReachTheServer() throws {
         let session = try DaemonProcess(

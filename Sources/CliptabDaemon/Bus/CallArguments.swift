@@ -8,9 +8,14 @@ import DBus
 struct CallArguments {
     /// The call's values, in order.
     let values: [BusValue]
+    /// The caller's unique bus name.
+    let sender: String?
 
-    /// Wraps a call's values.
-    init(_ values: [BusValue]) { self.values = values }
+    /// Wraps a call's values, from `sender`.
+    init(_ values: [BusValue], sender: String? = nil) {
+        self.values = values
+        self.sender = sender
+    }
 
     /// Reads one value with `read`; a mismatch is InvalidArgs naming the argument.
     private func read<T>(_ read: ([BusValue]) throws(BusValueMismatch) -> T) throws -> T {

@@ -250,14 +250,24 @@ extension CliptabInterface {
                 service, a, done in
                 try service.paste(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
-            .deferredFlag(
+            .deferredPaste(
                 "PasteToFocus",
                 [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u")],
                 [arg("delivered", "b")]
             ) { service, a, done in
                 try service.pasteToFocus(
                     a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
-                    completion: done)
+                    caller: a.sender, completion: done)
+            },
+            // Added in API version 3: the same paste, answering why it did not deliver.
+            .deferredPaste(
+                "PasteToFocusWithReason",
+                [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u")],
+                [arg("delivered", "b"), arg("reason", "s")]
+            ) { service, a, done in
+                try service.pasteToFocus(
+                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    caller: a.sender, completion: done)
             },
             .deferred("GetClipboard", [], [arg("text", "s")]) { service, _, done in
                 service.clipboardText(completion: done)

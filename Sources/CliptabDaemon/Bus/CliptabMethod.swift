@@ -45,31 +45,39 @@ struct CliptabMethod {
             @escaping (DaemonService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
-        deferredReply(name, inputs, outputs, encode: BusValue.string, handler)
+        deferredReply(name, inputs, outputs, encode: { [BusValue.string($0)] }, handler)
     }
 
-    /// A deferred method that answers one boolean (PasteToFocus: delivered or not).
-    static func deferredFlag(
+    /// A deferred method that answers a paste's result: its `delivered` alone
+    /// (`PasteToFocus`), or with the reason (`PasteToFocusWithReason`).
+    static func deferredPaste(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (DaemonService, CallArguments, @escaping (Result<Bool, Error>) -> Void) throws
+            @escaping (DaemonService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
+            throws
             -> Void
     ) -> CliptabMethod {
-        deferredReply(name, inputs, outputs, encode: BusValue.boolean, handler)
+        let withReason = outputs.count == 2
+        return deferredReply(
+            name, inputs, outputs,
+            encode: { result in
+                withReason
+                    ? [.boolean(result.delivered), .string(result.reason)] : [.boolean(result.delivered)]
+            }, handler)
     }
 
-    /// A deferred method whose completion answers one value, encoded by `encode`, or the error.
+    /// A deferred method whose completion answers the values `encode` makes, or the error.
     private static func deferredReply<Value>(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
-        encode: @escaping (Value) -> BusValue,
+        encode: @escaping (Value) -> [BusValue],
         _ handler:
             @escaping (DaemonService, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            try handler(service, CallArguments(call.arguments)) { result in
+            try handler(service, CallArguments(call.arguments, sender: call.sender)) { result in
                 switch result {
-                case .success(let value): try? call.reply([encode(value)])
+                case .success(let value): try? call.reply(encode(value))
                 case .failure(let error): try? call.replyError(error)
                 }
             }

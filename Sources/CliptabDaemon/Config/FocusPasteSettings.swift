@@ -53,7 +53,12 @@ public struct FocusPasteSettings: Equatable, Sendable {
 
     /// The chord for a window with `WM_CLASS` (`instanceName`, `className`).
     public func chord(instanceName: String, className: String) -> KeyChord {
-        let names = [instanceName.lowercased(), className.lowercased()]
+        chord(names: [instanceName, className])
+    }
+
+    /// The chord for a window known by `names` (`WM_CLASS` instance and class, an app id).
+    public func chord(names: [String]) -> KeyChord {
+        let names = names.map { $0.lowercased() }
         guard let terminal = terminals.first(where: { names.contains($0.name.lowercased()) }) else {
             return key
         }

@@ -18,7 +18,7 @@ public final class ConfiguredService {
     /// Throws the tables of the file that the store refused to set up.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
-        makeClipboard: (ClipboardSettings) -> ClipboardPort
+        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()

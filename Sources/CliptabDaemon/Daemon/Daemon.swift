@@ -25,13 +25,14 @@ public final class Daemon {
     private let options: DaemonOptions
     private let configurator: Configurator
     private let display: String?
+    private let waylandDisplay: String?
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
     private var storeLock: StoreLock?
     private var store: SQLiteStore?
     private var configured: ConfiguredService?
-    private var clipboard: X11Clipboard?
+    private var clipboard: ClipboardPolicy?
     private var bus: BusConnection?
     private var publisher: SignalPublisher?
     /// Set when another daemon took the bus name over: the loop then ends.
@@ -46,6 +47,7 @@ public final class Daemon {
             path: options.configPath ?? ConfigLocation.defaultPath(environment: environment),
             isExplicit: options.configPath != nil, overrides: options.overrides, environment: environment)
         display = environment("DISPLAY")
+        waylandDisplay = environment("WAYLAND_DISPLAY")
     }
 
     /// Checks the configuration (`--check-config`), or serves until stopped; returns the
@@ -123,14 +125,17 @@ public final class Daemon {
             configurator: configurator, configuration: configuration,
             tables: TableService(catalog: store.catalog, persistence: store.store)
         ) { settings in
-            let clipboard = X11Clipboard(display: display, settings: settings)
+            let backend = X11SelectionBackend(display: display, settings: settings)
+            let clipboard = ClipboardPolicy(
+                backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
+                settings: settings, clock: MonotonicClock.milliseconds)
             self.clipboard = clipboard
             return clipboard
         }
         self.configured = configured
         let service = configured.service
-        clipboard?.onLost = { service.clipboardChanged(owned: false, rowID: 0) }
         let bus = try connect(service)
+        try watchCallers(on: bus, clipboard: service.clipboard)
         limitElements(on: bus, tables: service.tables)
         let publisher = SignalPublisher(bus: bus, tables: service.tables)
         service.tables.onEvent = { publisher.publish($0) }
@@ -192,6 +197,26 @@ public final class Daemon {
                 path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
         }
         return bus
+    }
+
+    /// Tells the clipboard when a caller leaves the bus, so that a paste it asked for and
+    /// no longer waits for never types.
+    private func watchCallers(on bus: BusConnection, clipboard: ClipboardPolicy) throws(StartFailure) {
+        try step("Failed to watch for callers leaving the bus") {
+            // Only names that lost their owner: the bus sends nothing for names taken.
+            try bus.addMatch(
+                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                    + "member='NameOwnerChanged',arg2=''")
+        }
+        bus.addSignalHandler { message in
+            // A forged copy sent straight to us comes from a client's name, not the bus.
+            guard message.member == "NameOwnerChanged", message.interface == "org.freedesktop.DBus",
+                message.sender == "org.freedesktop.DBus",
+                let values = try? message.readValues(), values.count == 3,
+                case .string(let name) = values[0], case .string("") = values[2], name.hasPrefix(":")
+            else { return }
+            clipboard.callerGone(name)
+        }
     }
 
     /// Refuses calls carrying more array elements than any call on the largest table needs.

@@ -8,11 +8,13 @@ extension DaemonService {
     public static let maxFocusPasteTimeout: UInt32 = 60_000
 
     /// Pastes a cell into the window that has the input focus (guarded by `copy`), then
-    /// restores the clipboard; `completion` gets true when the target fetched the text,
-    /// false when it did not within `timeoutMilliseconds` (0: the configured default).
+    /// puts the clipboard back; `completion` gets the result: delivered, or why not.
+    ///
+    /// `caller` is the caller's unique bus name: should it leave the bus before the paste
+    /// types, the paste never types. `timeoutMilliseconds` 0 is the configured default.
     public func pasteToFocus(
-        _ table: String, section: Int32, row: Int32, timeoutMilliseconds: UInt32,
-        completion: @escaping (Result<Bool, Error>) -> Void
+        _ table: String, section: Int32, row: Int32, timeoutMilliseconds: UInt32, caller: String?,
+        completion: @escaping (Result<FocusPasteResult, Error>) -> Void
     ) throws {
         guard timeoutMilliseconds <= Self.maxFocusPasteTimeout else {
             throw CliptabError(
@@ -21,31 +23,16 @@ extension DaemonService {
             )
         }
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
-        guard let paster = clipboard as? FocusPastePort else {
-            throw CliptabError(.clipboardUnavailable, "this daemon's clipboard cannot send keystrokes")
-        }
-        let previousRow = clipboard.isOwned ? copiedRowID : 0
-        paster.pasteToFocus(cell.text, isSecret: cell.isSecret, timeoutMilliseconds: Int(timeoutMilliseconds))
-        {
-            [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let outcome):
-                for note in outcome.notes {
-                    self.onNote("paste into the focused window (table \(table)): \(note)")
-                }
-                if !outcome.ownsClipboard {
-                    self.clipboardChanged(owned: false, rowID: 0)
-                } else if outcome.restoredOwnCopy {
-                    self.clipboardChanged(owned: true, rowID: previousRow)
-                } else {
-                    // Another program's text is served again, or the pasted cell stays.
-                    self.clipboardChanged(owned: true, rowID: outcome.restored ? 0 : cell.id)
-                }
-                completion(.success(outcome.delivered))
-            case .failure(let error):
-                completion(.failure(error))
+        try clipboard.pasteToFocus(
+            cell.text, isSecret: cell.isSecret, rowID: cell.id, timeoutMilliseconds: Int(timeoutMilliseconds),
+            caller: caller
+        ) { [weak self] result in
+            if case .success(let outcome) = result {
+                var notes = outcome.notes
+                if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
+                for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
             }
+            completion(result.mapError { $0 })
         }
     }
 }

@@ -6,18 +6,13 @@ import CliptabCore
 public final class DaemonService {
     /// The tables.
     public let tables: TableService
-    /// The clipboard.
-    public var clipboard: ClipboardPort
+    /// The clipboard's rules over its backend.
+    public let clipboard: ClipboardPolicy
     /// Called when this daemon's hold on the clipboard changes: (owned, copied row id or 0).
     public var onClipboardChanged: (Bool, UInt64) -> Void = { _, _ in }
-    /// The row whose text this daemon put on the clipboard (0: none, or a section copy).
-    public private(set) var copiedRowID: UInt64 = 0
-
-    /// Records a change of this daemon's hold on the clipboard and announces it.
-    public func clipboardChanged(owned: Bool, rowID: UInt64) {
-        copiedRowID = owned ? rowID : 0
-        onClipboardChanged(owned, copiedRowID)
-    }
+    /// The row whose text this daemon serves on the clipboard (0: none, a section copy, or
+    /// another program's content put back after a paste).
+    public var copiedRowID: UInt64 { clipboard.copiedRowID }
 
     /// Told what a paste into the focused window noticed; written to the log unless replaced.
     ///
@@ -28,24 +23,23 @@ public final class DaemonService {
     public var reload: () -> [String] = { [] }
 
     /// Makes the service.
-    public init(tables: TableService, clipboard: ClipboardPort) {
+    public init(tables: TableService, clipboard: ClipboardPolicy) {
         self.tables = tables
         self.clipboard = clipboard
+        clipboard.announce = { [weak self] owned, rowID in self?.onClipboardChanged(owned, rowID) }
     }
 
     /// Copies a cell to the clipboard (guarded by `copy`); returns its text.
     public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret)
-        clipboardChanged(owned: true, rowID: cell.id)
+        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
         return cell.text
     }
 
     /// Copies a section's rows joined by `separator` (guarded by `copy`).
     public func copySection(_ table: String, section: Int32, separator: String) throws -> String {
         let joined = try tables.sectionText(of: table, section: section, separator: separator)
-        try clipboard.copy(joined.text, isSecret: joined.isSecret)
-        clipboardChanged(owned: true, rowID: 0)
+        try clipboard.copy(joined.text, isSecret: joined.isSecret, rowID: 0)
         return joined.text
     }
 
@@ -53,8 +47,7 @@ public final class DaemonService {
     /// clipboard cannot be taken.
     public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
         let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .cut)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret)
-        clipboardChanged(owned: true, rowID: cell.id)
+        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
         try tables.deleteRow(table, section: section, row: row, as: .cut)
         return cell.text
     }
@@ -68,7 +61,7 @@ public final class DaemonService {
     ) throws {
         // Check permission and the place first, so a refused paste does not wait on X.
         try tables.checkInsertion(table, section: section, row: row, as: .paste)
-        clipboard.read { [tables] result in
+        clipboard.readText { [tables] result in
             switch result {
             case .success(let read):
                 // The table may have changed while the read was under way (renamed, made
@@ -100,14 +93,12 @@ public final class DaemonService {
 
     /// Reads the clipboard's text (storing nothing, so its mark does not matter here).
     public func clipboardText(completion: @escaping (Result<String, Error>) -> Void) {
-        clipboard.read { result in completion(result.map(\.text).mapError { $0 }) }
+        clipboard.readText { result in completion(result.map(\.text).mapError { $0 }) }
     }
 
     /// Gives up the clipboard if this daemon owns it.
     public func clearClipboard() {
-        let owned = clipboard.isOwned
         clipboard.clear()
-        if owned { clipboardChanged(owned: false, rowID: 0) }
     }
 
     /// Performs a context-menu action on a cell: copy, cut, paste or delete.

@@ -42,8 +42,8 @@ struct CopyCommand: CLICommand {
     }
 
     /// Resolves the address, calls `Copy` and prints the text as it is (unless quiet or
-    /// secret); with `--paste`
-    /// calls `PasteToFocus` with the configured wait.
+    /// secret); with `--paste` calls `PasteToFocusWithReason` with the configured wait and
+    /// reports the daemon's reason when the text was not delivered.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         guard paste else {
@@ -52,13 +52,12 @@ struct CopyCommand: CLICommand {
             if !quiet, try !context.isSecret(table) { try printText(text, context) }
             return
         }
-        let delivered = try context.call(
-            "PasteToFocus", [string(table), int32(section), int32(row), .uint32(0)]
-        ).boolean(0)
-        guard delivered else {
-            throw CLIFailure.reported(
-                "the focused window did not fetch the text in time (it stays on the clipboard, unless the table is secret)"
-            )
+        let reply = try context.call(
+            "PasteToFocusWithReason", [string(table), int32(section), int32(row), .uint32(0)])
+        guard try reply.boolean(0) else {
+            // The daemon's own words: what it saw (no focus, no fetch in time, a Wayland window).
+            let reason = try reply.string(1)
+            throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
         }
     }
 }

@@ -12,8 +12,12 @@ final class InProcessDaemon {
     let directory: TemporaryDirectory
     /// The service with its configuration, as the daemon makes it.
     let configured: ConfiguredService
-    /// The clipboard the service copies to.
-    let clipboard: RecordingClipboard
+    /// The clipboard backend the service's policy owns selections with.
+    let clipboard: RecordingBackend
+    /// The keys the paste sends.
+    let keys: RecordingInjector
+    /// The clock of the policy's timers.
+    let clock: VirtualClock
     /// Every committed change, in order.
     private(set) var events: [TableEvent] = []
     /// Every change of the hold on the clipboard announced: (owned, row id).
@@ -41,17 +45,18 @@ final class InProcessDaemon {
         let configurator = Configurator(
             path: directory.appending("cliptab.conf"), isExplicit: false,
             environment: { $0 == "HOME" ? "/home/u" : nil })
-        var made: RecordingClipboard?
+        let backend = RecordingBackend()
+        let keys = RecordingInjector()
+        let clock = VirtualClock()
         configured = try ConfiguredService(
             configurator: configurator, configuration: try configurator.start(),
             tables: TableService(catalog: Catalog(), persistence: MemoryPersistence())
         ) { settings in
-            let clipboard = RecordingClipboard(settings: settings)
-            made = clipboard
-            return clipboard
+            ClipboardPolicy(backend: backend, injector: keys, settings: settings) { clock.now }
         }
-        guard let made else { throw FixtureError("the service made no clipboard") }
-        clipboard = made
+        clipboard = backend
+        self.keys = keys
+        self.clock = clock
         configured.service.tables.onEvent = { [unowned self] in events.append($0) }
         configured.service.onClipboardChanged = { [unowned self] in
             clipboardChanges.append(ClipboardChange(owned: $0, rowID: $1))
@@ -72,6 +77,15 @@ final class InProcessDaemon {
     func texts(_ table: String) throws -> [String] {
         try tables.rows(of: table, section: 0, offset: 0, limit: 1000).map(\.text)
     }
+
+    /// Moves the virtual clock on by `milliseconds` and lets the policy handle what is due.
+    func advance(_ milliseconds: UInt64) {
+        clock.advance(milliseconds)
+        service.clipboard.process(now: clock.now)
+    }
+
+    /// Lets the policy handle what the backend reported, without moving the clock.
+    func turn() { service.clipboard.process(now: clock.now) }
 
     /// Pastes into `table` at (section, row) and returns what the completion got.
     func paste(_ table: String, section: Int32 = 0, row: Int32) throws -> Result<String, Error>? {

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Posix
+import X11Selection
+
+/// The selection backend on an X display: owns CLIPBOARD and PRIMARY through a
+/// `SelectionService`, reads other programs' content, and survives the display going away,
+/// coming back through a fresh connection.
+///
+/// It numbers its ownerships (the policy's stamps) and remembers each one's server time, so
+/// that a replacing `own` passes that time to the server: a copy another program made since
+/// then is newer, and the server keeps it.
+public final class X11SelectionBackend: SelectionBackend {
+    /// X11 has PRIMARY and names the requestor of every conversion.
+    public let capabilities = SelectionCapabilities(primary: true, namesReaders: true)
+    /// The settings in force.
+    public var settings: ClipboardSettings
+
+    private let display: String?
+    private var service: SelectionService?
+    private var nextConnectAttempt: UInt64 = 0
+    private var lastConnectError = ""
+    /// The ownerships of ours, by selection: the stamp and the server's acquisition time.
+    private var owned: [ClipboardSelection: (stamp: OwnershipStamp, time: ServerTime)] = [:]
+    private var lastStamp: UInt64 = 0
+    /// What happened since the last `process(now:)`.
+    private var events: [SelectionEvent] = []
+
+    /// Makes a backend for `display` (nil: no display); connects on first use.
+    public init(display: String?, settings: ClipboardSettings) {
+        self.display = display.flatMap { $0.isEmpty ? nil : $0 }
+        self.settings = settings
+        connectIfNeeded(now: MonotonicClock.milliseconds())
+    }
+
+    // MARK: - Connection
+
+    /// A live connection, made now if there is none and the display may be back (`force`:
+    /// whatever the retry time; a clipboard call checks the display at once).
+    @discardableResult
+    func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
+        if let service, !service.isBroken { return service }
+        // The broken connection is closed before a new attempt: an attempt the server does
+        // not answer holds Xlib's global lock, which closing a display may need.
+        dropBrokenService(now: now)
+        guard let display else { return nil }
+        guard force || now >= nextConnectAttempt else { return nil }
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        do {
+            let configuration = SelectionConfiguration(
+                incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                incrementalChunkBytes: settings.incrementalChunkBytes,
+                timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
+                serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
+            let connected = try SelectionService.connect(display: display, configuration: configuration)
+            connected.onOwnershipLost = { [weak self] name in self?.lost(Self.selection(name)) }
+            connected.onTransfer = { [weak self] transfer in self?.served(transfer) }
+            service = connected
+            lastConnectError = ""
+            return connected
+        } catch {
+            lastConnectError = "\(error)"
+            return nil
+        }
+    }
+
+    /// Why there is no connection, as a `ClipboardUnavailable` a person can act on.
+    func unavailable() -> CliptabError {
+        guard display != nil else {
+            return CliptabError(
+                .clipboardUnavailable,
+                "no X display: DISPLAY was not set when cliptabd started (import it into the user manager, then restart cliptabd)"
+            )
+        }
+        let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
+        return CliptabError(
+            .clipboardUnavailable, "the X display \(display ?? "") is not reachable: \(reason)")
+    }
+
+    /// Drops a broken connection (never touched again) and schedules the reconnect; every
+    /// ownership of ours ends with it.
+    private func dropBrokenService(now: UInt64) {
+        guard let service, service.isBroken else { return }
+        self.service = nil
+        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        for selection in ClipboardSelection.allCases { lost(selection) }
+    }
+
+    private func lost(_ selection: ClipboardSelection) {
+        guard let ownership = owned.removeValue(forKey: selection) else { return }
+        events.append(.lost(selection, ownership.stamp))
+    }
+
+    private func served(_ transfer: SelectionTransfer) {
+        let selection = Self.selection(transfer.selection)
+        guard let ownership = owned[selection], ownership.time == transfer.acquisitionTime, let service else {
+            return
+        }
+        events.append(
+            .served(
+                selection, ownership.stamp, reader: service.client(of: transfer.requestor),
+                textDelivered: transfer.textDelivered))
+    }
+
+    static func selection(_ name: SelectionName) -> ClipboardSelection {
+        name == .clipboard ? .clipboard : .primary
+    }
+
+    static func name(_ selection: ClipboardSelection) -> SelectionName {
+        selection == .clipboard ? .clipboard : .primary
+    }
+
+    // MARK: - SelectionBackend
+
+    /// Owns `selection` with `content`; returns once the server confirms the ownership.
+    public func own(
+        _ selection: ClipboardSelection, _ content: SelectionContent, secret: Bool, replacing: OwnershipStamp?
+    ) throws -> OwnershipStamp {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            throw unavailable()
+        }
+        let name = Self.name(selection)
+        var at: ServerTime?
+        if let replacing {
+            guard let ownership = owned[selection], ownership.stamp == replacing, service.owns(name) else {
+                throw CliptabError(
+                    .clipboardUnavailable, "another program took \(selection) since; its content stays")
+            }
+            at = ownership.time
+        }
+        let time: ServerTime
+        do {
+            switch content {
+            case .text(let text):
+                time = try service.own(name, text: Array(text.utf8), secret: secret, at: at)
+            case .saved(let saved):
+                guard let saved = saved as? X11SavedClipboard else {
+                    throw CliptabError(.clipboardUnavailable, "that content was read by another backend")
+                }
+                time = try service.own(name, snapshot: saved.snapshot, secret: secret, at: at)
+            }
+        } catch let error as CliptabError {
+            throw error
+        } catch {
+            if !service.owns(name) { lost(selection) }
+            let what = replacing == nil ? "could not take" : "did not put back"
+            throw CliptabError(.clipboardUnavailable, "\(what) \(selection): \(error)")
+        }
+        lastStamp += 1
+        let stamp = OwnershipStamp(rawValue: lastStamp)
+        owned[selection] = (stamp, time)
+        return stamp
+    }
+
+    /// Gives `selection` up with its acquisition time, so a newer owner's content stays.
+    public func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) {
+        guard owned[selection]?.stamp == stamp else { return }
+        owned[selection] = nil
+        guard let service, !service.isBroken else { return }
+        service.release(Self.name(selection))
+    }
+
+    /// The current ownership of ours, as far as the events handled so far tell.
+    public func currentStamp(_ selection: ClipboardSelection) -> OwnershipStamp? {
+        let name = Self.name(selection)
+        guard let service, !service.isBroken, let ownership = owned[selection], service.owns(name),
+            service.acquisitionTime(name) == ownership.time
+        else { return nil }
+        return ownership.stamp
+    }
+
+    /// Reads the text and its password mark; answers from memory when this daemon owns it.
+    public func readText(
+        _ selection: ClipboardSelection, completion: @escaping (Result<ClipboardText, CliptabError>) -> Void
+    ) {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            return completion(.failure(unavailable()))
+        }
+        let timeout = settings.readTimeoutMilliseconds
+        service.readMarkedText(
+            Self.name(selection), timeoutMilliseconds: timeout, maxBytes: settings.maxReadBytes
+        ) {
+            result in
+            completion(
+                result.mapError { Self.readError($0, timeout: timeout) }.flatMap { read in
+                    // D-Bus strings and cells cannot hold NUL: say so by name rather than
+                    // fail later, generically, when the text is sent or stored.
+                    if let offset = read.bytes.firstIndex(of: 0) {
+                        return .failure(
+                            CliptabError(
+                                .invalidArgument,
+                                "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
+                                    + "and D-Bus cannot carry"))
+                    }
+                    return .success(
+                        ClipboardText(
+                            text: String(decoding: read.bytes, as: UTF8.self),
+                            isMarkedSecret: read.markedSecret))
+                })
+        }
+    }
+
+    /// Reads every format another program offers, for the restore after a paste.
+    public func readSaved(
+        _ selection: ClipboardSelection, maxBytes: Int,
+        completion: @escaping (Result<SavedClipboard, CliptabError>) -> Void
+    ) {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            return completion(.failure(unavailable()))
+        }
+        let timeout = settings.readTimeoutMilliseconds
+        service.readSnapshot(Self.name(selection), timeoutMilliseconds: timeout, maxBytes: maxBytes) {
+            result in
+            completion(
+                result.map { X11SavedClipboard(snapshot: $0) as SavedClipboard }
+                    .mapError { Self.readError($0, timeout: timeout) })
+        }
+    }
+
+    /// Hands a non-secret clipboard of ours to a running clipboard manager (bounded wait).
+    public func handOver() {
+        guard let service, !service.isBroken else { return }
+        _ = service.handOverToClipboardManager(timeoutMilliseconds: settings.handOverMilliseconds)
+    }
+
+    /// The X connection's descriptor, while there is a live one.
+    public var pollDescriptor: Int32? {
+        guard let service, !service.isBroken else { return nil }
+        return service.fileDescriptor
+    }
+
+    /// Handles X events and retries a lost display; returns what happened to our selections.
+    public func process(now: UInt64) -> [SelectionEvent] {
+        if let service {
+            service.processEvents(now: now)
+            dropBrokenService(now: now)
+        } else if display != nil {
+            connectIfNeeded(now: now)
+        }
+        defer { events = [] }
+        return events
+    }
+
+    /// The earliest of the X service's deadline and the next retry.
+    public func nextDeadline() -> UInt64? {
+        if let service, !service.isBroken { return service.nextDeadline() }
+        return display != nil ? nextConnectAttempt : nil
+    }
+
+    /// The live connection for the key injector, which sends its keys on the connection
+    /// that owns the selection (so the owner sees the target's request that follows).
+    func liveService() throws -> SelectionService {
+        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
+            throw unavailable()
+        }
+        return service
+    }
+
+    /// A read's failure as the service answers it.
+    private static func readError(_ error: SelectionReadError, timeout: Int) -> CliptabError {
+        switch error {
+        case .empty(let message): return CliptabError(.clipboardEmpty, message)
+        case .timedOut(let message):
+            return CliptabError(
+                .clipboardUnavailable, "the clipboard's owner did not answer within \(timeout) ms: \(message)"
+            )
+        case .tooLarge(let message), .busy(let message): return CliptabError(.limitExceeded, message)
+        case .unavailable(let message): return CliptabError(.clipboardUnavailable, message)
+        }
+    }
+}
+
+/// Another program's X11 clipboard content, every target it offered.
+final class X11SavedClipboard: SavedClipboard {
+    let snapshot: SelectionSnapshot
+
+    init(snapshot: SelectionSnapshot) { self.snapshot = snapshot }
+
+    var byteCount: Int { snapshot.byteCount }
+    var formatCount: Int { snapshot.formatCount }
+    var isMarkedSecret: Bool { snapshot.markedSecret }
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+
+/// The paste into the focused window: save what the clipboard holds (every format), copy,
+/// send the chord, watch the target fetch the text, put the saved content back.
+///
+/// One paste at a time, since each owns the clipboard from its copy to its restore; a few
+/// wait behind it, each dropped without typing once its caller is gone or it waited too
+/// long. The restore follows the first complete text transfer to the target after the
+/// chord, once the target has been quiet for `settle_ms`; reads by others (a clipboard
+/// manager fetching every new owner's text) prove nothing where the backend names readers.
+/// Whatever happens once the chord is due — delivered, not fetched in time, chord refused —
+/// the saved content is put back, unless another program took the clipboard meanwhile: a
+/// restore replaces only the pasted copy, never a newer one. With no window to type into,
+/// the text is copied instead, for a paste by hand.
+extension ClipboardPolicy {
+    /// Starts a paste of `text` (row `rowID`) from `caller`; it waits behind one under way.
+    ///
+    /// Throws `ClipboardUnavailable` when nothing can send keys, and `LimitExceeded` when
+    /// `maxWaitingPastes` already wait. `completion` runs from the loop: a result (delivered
+    /// or why not), or an error when the paste could not begin.
+    public func pasteToFocus(
+        _ text: String, isSecret: Bool, rowID: UInt64, timeoutMilliseconds: Int, caller: String?,
+        completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
+    ) throws {
+        guard injector != nil else {
+            throw CliptabError(
+                .clipboardUnavailable, "this daemon's clipboard backend cannot send keystrokes")
+        }
+        let timeout = timeoutMilliseconds > 0 ? timeoutMilliseconds : settings.focusPaste.timeoutMilliseconds
+        let run = PasteRun(
+            text: text, isSecret: isSecret, rowID: rowID, timeoutMilliseconds: timeout, caller: caller,
+            startBy: clock() + Self.maxPasteWaitMilliseconds, completion: completion)
+        guard current != nil else { return begin(run) }
+        guard waiting.count < Self.maxWaitingPastes else {
+            throw CliptabError(
+                .limitExceeded,
+                "\(waiting.count) pastes already wait behind the one under way; try again when they end")
+        }
+        waiting.append(run)
+    }
+
+    /// Cancels the pastes of `caller` (a unique bus name that left the bus) that have not
+    /// typed yet: none of them will.
+    public func callerGone(_ caller: String) {
+        let gone = waiting.filter { $0.caller == caller }
+        waiting.removeAll { $0.caller == caller }
+        for run in gone {
+            run.phase = .done
+            run.completion(
+                .failure(CliptabError(.clipboardUnavailable, "the caller left before its paste began")))
+        }
+        if let run = current, run.caller == caller, run.phase == .readingPrevious { run.cancelled = true }
+    }
+
+    /// The next time the pastes need attention without input.
+    var pasteDeadline: UInt64? {
+        var deadlines = waiting.map(\.startBy)
+        if let run = current, run.phase == .waiting { deadlines.append(run.settleDeadline ?? run.deadline) }
+        return deadlines.min()
+    }
+
+    private func begin(_ run: PasteRun) {
+        current = run
+        run.phase = .readingPrevious
+        // Nothing to type into: the text becomes a plain copy, for a paste by hand, and
+        // the reply says why at once.
+        do {
+            run.target = try injector?.focusedTarget()
+        } catch let refusal as NoPasteTarget {
+            do {
+                try copy(run.text, isSecret: run.isSecret, rowID: run.rowID)
+                run.reason = refusal.reason + "; the text is on the clipboard instead, to paste by hand"
+            } catch {
+                run.reason = refusal.reason
+                run.notes.append("the text could not be copied either: \(error)")
+            }
+            return finish(run)
+        } catch {
+            return fail(run, Self.clipboardError(error))
+        }
+        if let own = heldNow(.clipboard) {
+            run.previous = .own(own)
+            return sendChord(run)
+        }
+        backend.readSaved(.clipboard, maxBytes: Self.maxSavedBytes) { [weak self] result in
+            guard let self, self.current === run, run.phase == .readingPrevious else { return }
+            switch result {
+            case .success(let saved):
+                run.previous = .other(saved)
+            case .failure(let error):
+                if error.code != .clipboardEmpty {
+                    run.notes.append("nothing to restore after the paste: \(error.message)")
+                }
+            }
+            self.sendChord(run)
+        }
+    }
+
+    private func sendChord(_ run: PasteRun) {
+        guard !run.cancelled else {
+            run.reason = "the caller left before the paste was typed"
+            return finish(run)
+        }
+        let stamp: OwnershipStamp
+        do {
+            // CLIPBOARD only: PRIMARY keeps what the person selected.
+            stamp = try backend.own(.clipboard, .text(run.text), secret: run.isSecret, replacing: nil)
+        } catch {
+            return fail(run, Self.clipboardError(error))
+        }
+        run.stamp = stamp
+        held[.clipboard] = HeldSelection(
+            stamp: stamp, rowID: run.rowID, secret: run.isSecret, content: .text(run.text))
+        if run.isSecret { armSecretClear([.clipboard: stamp], text: run.text) }
+        let paste = settings.focusPaste
+        do {
+            try injector?.send(
+                paste.chord(names: run.target?.names ?? []), repressModifiers: paste.repressModifiers)
+        } catch {
+            // Nothing was typed: the clipboard goes back as it was.
+            run.reason = (error as? NoPasteTarget)?.reason ?? Self.clipboardError(error).message
+            restore(run)
+            return finish(run)
+        }
+        run.phase = .waiting
+        run.deadline = clock() + UInt64(run.timeoutMilliseconds)
+    }
+
+    /// Follows the target's reads: a complete text transfer to it is the paste.
+    func pasteServed(
+        _ selection: ClipboardSelection, _ stamp: OwnershipStamp, reader: UInt64?, textDelivered: Bool,
+        now: UInt64
+    ) {
+        guard let run = current, run.phase == .waiting, selection == .clipboard, stamp == run.stamp else {
+            return
+        }
+        if backend.capabilities.namesReaders, let target = run.target?.reader, reader != target { return }
+        if textDelivered { run.delivered = true }
+        // Any further read of the target's pushes the restore back.
+        if run.delivered { run.settleDeadline = now + UInt64(settings.focusPaste.settleMilliseconds) }
+    }
+
+    /// Drops pastes that waited too long, restores after the quiet period, gives up at the
+    /// timeout, and steps aside when another program took the clipboard.
+    func processPastes(now: UInt64) {
+        let late = waiting.filter { $0.startBy <= now }
+        waiting.removeAll { $0.startBy <= now }
+        for run in late { dropLate(run) }
+        guard let run = current, run.phase == .waiting else { return }
+        if backend.currentStamp(.clipboard) != run.stamp {
+            let note =
+                run.delivered
+                ? "another program took the clipboard right after the paste; it was left alone"
+                : "another program took the clipboard before the focused window fetched the text; it was left alone"
+            if !run.delivered { run.reason = note }
+            run.notes.append(note)
+            return finish(run)
+        }
+        if let settle = run.settleDeadline, now >= settle {
+            restore(run)
+            finish(run)
+        } else if !run.delivered && now >= run.deadline {
+            run.reason = "the focused window did not fetch the text within \(run.timeoutMilliseconds) ms"
+            // Put back all the same, so a later paste does not "restore" this snippet.
+            restore(run)
+            finish(run)
+        }
+    }
+
+    /// Puts the saved content back in place of the pasted copy, if that copy is still served.
+    ///
+    /// The backend keeps the server's rule that a copy made since wins. A secret with
+    /// nothing to put back is taken off.
+    private func restore(_ run: PasteRun) {
+        guard let stamp = run.stamp, backend.currentStamp(.clipboard) == stamp else { return }
+        guard settings.focusPaste.restore, let previous = run.previous else {
+            if run.isSecret { takeOff(run, stamp) }
+            return
+        }
+        do {
+            switch previous {
+            case .own(let earlier):
+                let restored = try backend.own(
+                    .clipboard, earlier.content, secret: earlier.secret, replacing: stamp)
+                held[.clipboard] = HeldSelection(
+                    stamp: restored, rowID: earlier.rowID, secret: earlier.secret, content: earlier.content)
+                // A secret put back keeps the deadline of its copy.
+                moveSecretClear(of: .clipboard, from: earlier.stamp, to: restored)
+            case .other(let saved):
+                let restored = try backend.own(
+                    .clipboard, .saved(saved), secret: saved.isMarkedSecret, replacing: stamp)
+                held[.clipboard] = HeldSelection(
+                    stamp: restored, rowID: 0, secret: saved.isMarkedSecret, content: .saved(saved))
+                // A password manager's text, put back, is a secret copy of ours now.
+                if saved.isMarkedSecret { armSecretClear([.clipboard: restored], text: nil) }
+            }
+        } catch {
+            run.notes.append("the clipboard was not restored: \(error)")
+            if backend.currentStamp(.clipboard) == stamp, run.isSecret { takeOff(run, stamp) }
+        }
+        if held[.clipboard].map({ backend.currentStamp(.clipboard) != $0.stamp }) ?? false {
+            held[.clipboard] = nil
+        }
+    }
+
+    /// `error` as the service answers it: a `CliptabError` as it is, anything else as
+    /// `ClipboardUnavailable`.
+    static func clipboardError(_ error: any Error) -> CliptabError {
+        error as? CliptabError ?? CliptabError(.clipboardUnavailable, "\(error)")
+    }
+
+    private func takeOff(_ run: PasteRun, _ stamp: OwnershipStamp) {
+        backend.release(.clipboard, stamp)
+        held[.clipboard] = nil
+        run.notes.append("the pasted secret was taken off the clipboard")
+    }
+
+    /// Answers the paste with its result and starts the next.
+    private func finish(_ run: PasteRun) {
+        end(run)
+        run.completion(
+            .success(FocusPasteResult(delivered: run.delivered, reason: run.reason, notes: run.notes)))
+        next()
+    }
+
+    /// Answers the paste with `error` and starts the next.
+    private func fail(_ run: PasteRun, _ error: CliptabError) {
+        end(run)
+        run.completion(.failure(error))
+        next()
+    }
+
+    /// Marks the paste done and announces the hold it left, if it copied.
+    private func end(_ run: PasteRun) {
+        run.phase = .done
+        current = nil
+        if run.stamp != nil { announce(isOwned, copiedRowID) }
+    }
+
+    private func next() {
+        while current == nil, !waiting.isEmpty {
+            let run = waiting.removeFirst()
+            if run.startBy <= clock() { dropLate(run) } else { begin(run) }
+        }
+    }
+
+    /// Answers a paste that waited past its start-by time: it never types.
+    private func dropLate(_ run: PasteRun) {
+        run.phase = .done
+        run.completion(
+            .failure(
+                CliptabError(
+                    .limitExceeded,
+                    "the paste waited \(Self.maxPasteWaitMilliseconds) ms behind other pastes and was dropped without typing"
+                )))
+    }
+}

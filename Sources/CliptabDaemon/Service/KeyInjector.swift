@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+import X11Selection
+
+/// The window a paste chord goes to, as the injector found it.
+public struct PasteTarget: Equatable, Sendable {
+    /// Names that choose the chord (X11 `WM_CLASS` instance and class; a Wayland app id).
+    public var names: [String]
+    /// The program that will read the clipboard, in the selection backend's numbering of
+    /// readers, when it can tell.
+    public var reader: UInt64?
+
+    /// Makes a target.
+    public init(names: [String], reader: UInt64?) {
+        self.names = names
+        self.reader = reader
+    }
+}
+
+/// Sends a key chord to the focused window, or says why it cannot.
+///
+/// Each refusal is a `CliptabError` whose message names the reason a person can act on: no
+/// window has the input focus, the server lacks the extension, the focused window belongs to
+/// Wayland.
+public protocol KeyInjector: AnyObject {
+    /// The window the next chord would reach, or why there is none.
+    func focusedTarget() throws -> PasteTarget
+    /// Sends `chord` to the focused window; `repressModifiers` presses the modifiers the
+    /// person still holds again after it.
+    func send(_ chord: KeyChord, repressModifiers: Bool) throws
+}
+
+/// Why a chord would reach no window now, though keys can be sent.
+///
+/// No window has the input focus, or the focused window is one the injector cannot type
+/// into. A paste then answers "not delivered" with this reason and leaves the clipboard as
+/// it was.
+public struct NoPasteTarget: Error, Equatable, Sendable {
+    /// The reason, in words a person can act on.
+    public let reason: String
+
+    /// Makes a refusal.
+    public init(_ reason: String) { self.reason = reason }
+}

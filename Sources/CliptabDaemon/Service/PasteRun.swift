@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+
+/// One paste into the focused window, from its arrival to its reply.
+final class PasteRun {
+    /// Where the paste is.
+    enum Phase: Equatable {
+        /// Waiting for its turn behind another paste.
+        case queued
+        /// Reading what is on the clipboard now, to put it back afterwards.
+        case readingPrevious
+        /// The chord went out; waiting for the target to fetch the text.
+        case waiting
+        /// Answered.
+        case done
+    }
+
+    /// What the clipboard held before the paste.
+    enum Previous {
+        /// A copy of this daemon's own.
+        case own(HeldSelection)
+        /// Another program's content, every format it offered.
+        case other(SavedClipboard)
+    }
+
+    let text: String
+    let isSecret: Bool
+    let rowID: UInt64
+    let timeoutMilliseconds: Int
+    /// The caller's unique bus name: its disconnect cancels the paste before it types.
+    let caller: String?
+    /// The latest time the paste may begin; past it, it is dropped without typing.
+    let startBy: UInt64
+    let completion: (Result<FocusPasteResult, CliptabError>) -> Void
+    var phase = Phase.queued
+    var target: PasteTarget?
+    var previous: Previous?
+    /// The ownership of the pasted copy, once made.
+    var stamp: OwnershipStamp?
+    /// When the wait for the fetch ends.
+    var deadline: UInt64 = 0
+    /// After a fetch: when the target has been quiet long enough to restore.
+    var settleDeadline: UInt64?
+    var delivered = false
+    /// Why the paste did not deliver, when it did not.
+    var reason = ""
+    var notes: [String] = []
+    /// Set when the caller went away before the chord was sent: it is never sent.
+    var cancelled = false
+
+    init(
+        text: String, isSecret: Bool, rowID: UInt64, timeoutMilliseconds: Int, caller: String?,
+        startBy: UInt64,
+        completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
+    ) {
+        self.text = text
+        self.isSecret = isSecret
+        self.rowID = rowID
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.caller = caller
+        self.startBy = startBy
+        self.completion = completion
+    }
+}

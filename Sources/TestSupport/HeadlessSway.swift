@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Posix
+
+/// A whole Wayland desktop for one test or suite: a headless `sway` (pixman renderer, no
+/// input devices, no bar) run by one unprivileged user, in a private `XDG_RUNTIME_DIR`.
+///
+/// sway refuses to run as root ("Unable to drop root"), and the tests run as root in CI:
+/// as root the compositor and every program run in its session are started as `user`
+/// through `setpriv`; as any other user they run as that user. The test process itself
+/// may connect to the compositor's socket as root (`socketPath`).
+public final class HeadlessSway {
+    /// The compositor process.
+    public let process: ChildProcess
+    /// Who runs the session.
+    public let user: SessionUser
+    /// The session's `XDG_RUNTIME_DIR` (mode 0700, owned by `user`).
+    public let runtimeDirectory: String
+    /// The session's home directory (owned by `user`).
+    public let homeDirectory: String
+    /// The name of the compositor's socket in `runtimeDirectory`, for `WAYLAND_DISPLAY`.
+    public let socketName: String
+    /// Where the compositor writes its log (for the messages of failures).
+    public let logPath: String
+    private let directory: TemporaryDirectory
+
+    /// The absolute path of the compositor's socket: a `WAYLAND_DISPLAY` that works without
+    /// `XDG_RUNTIME_DIR`, for the test process itself.
+    public var socketPath: String { "\(runtimeDirectory)/\(socketName)" }
+
+    /// Starts sway with a generated configuration (`xwayland disable` unless `xwayland`,
+    /// then the lines of `extraConfiguration`) and waits at most `timeoutMilliseconds` for
+    /// its socket.
+    public init(
+        xwayland: Bool = false, extraConfiguration: [String] = [], timeoutMilliseconds: Int = 15_000
+    ) throws {
+        user = try SessionUser.forTests()
+        directory = try TemporaryDirectory(prefix: "cliptab-sway")
+        // The session user must reach the configuration and its own directories.
+        chmod(directory.path, 0o755)
+        runtimeDirectory = directory.appending("runtime")
+        homeDirectory = directory.appending("home")
+        for path in [runtimeDirectory, homeDirectory] {
+            guard mkdir(path, 0o700) == 0, chown(path, user.uid, user.gid) == 0 else {
+                throw FixtureError(
+                    "cannot make \(path) for \(user.name): \(String(cString: strerror(errno)))")
+            }
+        }
+        let configuration = directory.appending("sway.conf")
+        let lines = [xwayland ? "xwayland enable" : "xwayland disable"] + extraConfiguration
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: configuration, atomically: true, encoding: .utf8)
+        chmod(configuration, 0o644)
+        logPath = directory.appending("sway.log")
+
+        var environment = Self.baseEnvironment(home: homeDirectory, runtime: runtimeDirectory)
+        environment["WLR_BACKENDS"] = "headless"
+        environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+        environment["WLR_RENDERER"] = "pixman"
+        // The log is opened by the shell (as the test's user) before it becomes sway.
+        let command = (user.commandPrefix + ["sway", "-c", configuration]).map(shellQuoted).joined(
+            separator: " ")
+        process = try ChildProcess.spawn(
+            "/bin/sh", ["-c", "exec \(command) >\(shellQuoted(logPath)) 2>&1"], environment: environment,
+            stdout: .null, stderr: .null)
+
+        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+        var found: String?
+        while found == nil {
+            // The socket's file appears when it is bound, a moment before sway listens on it.
+            let runtime = runtimeDirectory
+            found = Self.socketName(in: runtime).flatMap { Self.accepts("\(runtime)/\($0)") ? $0 : nil }
+            if found != nil { break }
+            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                process.terminate(graceMilliseconds: 2000)
+                throw FixtureError(
+                    "sway made no socket in \(timeoutMilliseconds) ms (\(process.exitStatusIfEnded().map { "\($0)" } ?? "running")): \(log.suffix(2000))"
+                )
+            }
+            usleep(5000)
+        }
+        socketName = found!
+        // sway listens before its main loop runs, and a SIGTERM that comes before the loop
+        // is lost (stopping then took the full 2 s grace): an IPC answer shows the loop runs.
+        while true {
+            let answer = try? run("swaymsg", ["-t", "get_version"], environment: swaymsgEnvironment())
+            if answer?.termination == .exited(0) { break }
+            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
+                process.terminate(graceMilliseconds: 2000)
+                throw FixtureError("sway did not answer on its IPC socket in \(timeoutMilliseconds) ms")
+            }
+            usleep(5000)
+        }
+    }
+
+    /// The environment of a program in the session: `PATH`, `HOME`, `XDG_RUNTIME_DIR`,
+    /// `WAYLAND_DISPLAY`, a UTF-8 locale, no X11 display and no session bus, then `extra`.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = Self.baseEnvironment(home: homeDirectory, runtime: runtimeDirectory)
+        environment["WAYLAND_DISPLAY"] = socketName
+        environment.merge(extra) { $1 }
+        return environment
+    }
+
+    /// Starts `executable` as the session's user in the session (with `environment(extra)`).
+    public func spawn(
+        _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
+        stdin: ChildProcess.Stream = .null, stdout: ChildProcess.Stream = .pipe,
+        stderr: ChildProcess.Stream = .pipe
+    ) throws -> ChildProcess {
+        let argv = user.commandPrefix + [executable] + arguments
+        return try ChildProcess.spawn(
+            argv[0], Array(argv.dropFirst()), environment: environment(extra), stdin: stdin, stdout: stdout,
+            stderr: stderr)
+    }
+
+    /// Runs `executable` to its end as the session's user in the session, feeding it `input`.
+    public func run(
+        _ executable: String, _ arguments: [String] = [], environment extra: [String: String] = [:],
+        input: [UInt8]? = nil, timeoutMilliseconds: Int = 30_000
+    ) throws -> CommandResult {
+        let argv = user.commandPrefix + [executable] + arguments
+        return try ChildProcess.run(
+            argv[0], Array(argv.dropFirst()), environment: environment(extra), input: input,
+            timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Puts `bytes` on the clipboard (or the primary selection) with `wl-copy`, as `type`
+    /// when given; returns once wl-copy owns it (its serving child stays in the session).
+    ///
+    /// wl-copy forks once the compositor has taken its selection, and the child keeps the
+    /// standard streams it was given: they go to /dev/null, so that waiting for the parent
+    /// is enough.
+    public func copy(
+        _ bytes: [UInt8], type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000
+    )
+        throws
+    {
+        let arguments = (primary ? ["--primary"] : []) + (type.map { ["--type", $0] } ?? [])
+        let child = try spawn("wl-copy", arguments, stdin: .pipe, stdout: .null, stderr: .null)
+        try child.write(bytes)
+        child.closeStandardInput()
+        guard let ended = child.waitForExit(timeoutMilliseconds: timeoutMilliseconds) else {
+            child.terminate(graceMilliseconds: 1000)
+            throw FixtureError("wl-copy \(arguments) did not take the selection in \(timeoutMilliseconds) ms")
+        }
+        guard ended == .exited(0) else { throw FixtureError("wl-copy \(arguments) ended with \(ended)") }
+    }
+
+    /// Reads the clipboard (or the primary selection) with `wl-paste --no-newline`, as
+    /// `type` when given.
+    public func paste(type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000) throws
+        -> CommandResult
+    {
+        let arguments =
+            ["--no-newline"] + (primary ? ["--primary"] : []) + (type.map { ["--type", $0] } ?? [])
+        return try run("wl-paste", arguments, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The MIME types that the clipboard's (or primary selection's) owner offers, by
+    /// `wl-paste --list-types`; empty when nothing is offered.
+    public func offeredTypes(primary: Bool = false) throws -> [String] {
+        let result = try run(
+            "wl-paste", ["--list-types"] + (primary ? ["--primary"] : []), timeoutMilliseconds: 10_000)
+        guard result.termination == .exited(0) else { return [] }
+        return result.outputText.split(separator: "\n").map(String.init)
+    }
+
+    /// Starts a private session bus run by the session's user, for the tests that need one.
+    public func startBus() throws -> PrivateBus {
+        try PrivateBus(commandPrefix: user.commandPrefix, environment: environment())
+    }
+
+    /// The `DISPLAY` of the session's XWayland (started with `xwayland: true`), as sway
+    /// gives it to the programs it starts; waits at most `timeoutMilliseconds`.
+    public func xwaylandDisplay(timeoutMilliseconds: Int = 10_000) throws -> String {
+        let file = "\(homeDirectory)/display"
+        let ipc = try run(
+            "swaymsg", ["exec", "echo \"$DISPLAY\" > \(shellQuoted(file))"], environment: swaymsgEnvironment()
+        )
+        guard ipc.termination == .exited(0) else {
+            throw FixtureError("swaymsg exec failed: \(ipc.errorText)")
+        }
+        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+        while MonotonicClock.milliseconds() < deadline {
+            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n") {
+                let display = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                guard !display.isEmpty else { throw FixtureError("sway gives its programs no DISPLAY") }
+                return display
+            }
+            usleep(5000)
+        }
+        throw FixtureError("sway ran no command in \(timeoutMilliseconds) ms")
+    }
+
+    /// Stops the compositor (SIGTERM, then SIGKILL); the programs of the session lose it.
+    public func stop() { process.terminate(graceMilliseconds: 2000) }
+
+    deinit { process.terminate(graceMilliseconds: 2000) }
+
+    /// `SWAYSOCK` for swaymsg: the IPC socket sway made in the runtime directory.
+    private func swaymsgEnvironment() throws -> [String: String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+        guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
+            throw FixtureError("sway made no IPC socket in its runtime directory")
+        }
+        return ["SWAYSOCK": "\(runtimeDirectory)/\(ipc)"]
+    }
+
+    /// The Wayland socket in `directory` (`wayland-N`, beside its `.lock`), if there is one.
+    private static func socketName(in directory: String) -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.first { name in
+            guard name.hasPrefix("wayland-"), !name.hasSuffix(".lock") else { return false }
+            var status = stat()
+            return stat("\(directory)/\(name)", &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
+        }
+    }
+
+    /// True when a client can connect to the Unix socket at `path` now.
+    private static func accepts(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+
+    /// What every program of the session gets: no X11 display, no session bus, no other
+    /// compositor of the machine's.
+    private static func baseEnvironment(home: String, runtime: String) -> [String: String] {
+        [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home, "XDG_RUNTIME_DIR": runtime, "LC_ALL": "C.UTF-8",
+        ]
+    }
+}
+
+/// `text` quoted for `/bin/sh`.
+private func shellQuoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}

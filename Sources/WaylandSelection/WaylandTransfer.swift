@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+
+/// One `send` the service served from a selection it owns: readers are anonymous on
+/// Wayland, so it says what was asked for and how far it went, not who asked.
+public struct WaylandTransfer: Equatable, Sendable {
+    /// How a transfer ended.
+    public enum Outcome: Equatable, Sendable {
+        /// Every byte was written and the descriptor closed.
+        case complete
+        /// The reader closed its end before the last byte.
+        case readerClosed
+        /// The reader read nothing for the transfer timeout.
+        case timedOut
+        /// `maximumTransfers` were in flight: the request was closed unanswered.
+        case tooManyTransfers
+        /// The type asked for is not one of those offered.
+        case typeNotOffered
+        /// The service broke (or was closed) with the transfer in flight.
+        case abandoned
+        /// A write failed with this `errno`.
+        case writeFailed(Int32)
+    }
+
+    /// The selection that was read.
+    public let selection: WaylandSelectionName
+    /// The MIME type asked for.
+    public let mimeType: String
+    /// How many bytes were written.
+    public let bytesWritten: Int
+    /// How many bytes the type has.
+    public let byteCount: Int
+    /// How it ended.
+    public let outcome: Outcome
+
+    /// True when the reader got every byte.
+    public var isComplete: Bool { outcome == .complete }
+
+    /// Makes a report.
+    public init(
+        selection: WaylandSelectionName, mimeType: String, bytesWritten: Int, byteCount: Int, outcome: Outcome
+    ) {
+        self.selection = selection
+        self.mimeType = mimeType
+        self.bytesWritten = bytesWritten
+        self.byteCount = byteCount
+        self.outcome = outcome
+    }
+}
