@@ -51,7 +51,7 @@ public struct CliptabError: Error, Equatable, Sendable, CustomStringConvertible 
 extension CliptabError {
     /// The table `name` does not exist.
     public static func noSuchTable(_ name: String) -> CliptabError {
-        CliptabError(.noSuchTable, "no table named \"\(name)\"")
+        CliptabError(.noSuchTable, "no table named \(Quotation.quoted(name))")
     }
 
     /// An index outside `0..<count` (or an insertion position outside `0...count`).

@@ -100,9 +100,7 @@ private func text(_ bytes: [UInt8], _ range: Range<Int>) -> String {
 
 // A short quotation of a line for a message.
 private func excerpt(_ bytes: [UInt8], _ range: Range<Int>) -> String {
-    let line = text(bytes, range)
-    if line.unicodeScalars.count <= 60 { return "\"\(line)\"" }
-    return "\"\(String(String.UnicodeScalarView(line.unicodeScalars.prefix(57))))…\""
+    Quotation.quoted(text(bytes, range), maxScalars: 60)
 }
 
 // MARK: - lines

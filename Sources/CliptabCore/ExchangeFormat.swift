@@ -15,7 +15,8 @@ public enum ExchangeFormat: String, CaseIterable, Sendable {
         guard let format = ExchangeFormat(rawValue: name) else {
             let names = ExchangeFormat.allCases.map(\.rawValue).joined(separator: ", ")
             throw CliptabError(
-                .invalidArgument, "unknown exchange format \"\(name)\"; the formats are \(names)")
+                .invalidArgument,
+                "unknown exchange format \(Quotation.quoted(name)); the formats are \(names)")
         }
         self = format
     }

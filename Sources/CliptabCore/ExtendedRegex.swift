@@ -100,8 +100,6 @@ public struct ExtendedRegex: Sendable {
 
     /// The pattern for a message: quoted, and cut if long so that the message stays readable.
     static func quoted(_ pattern: String) -> String {
-        let scalars = pattern.unicodeScalars
-        if scalars.count <= 80 { return "\"\(pattern)\"" }
-        return "\"\(String(String.UnicodeScalarView(scalars.prefix(77))))…\""
+        Quotation.quoted(pattern, maxScalars: 80)
     }
 }

@@ -125,7 +125,8 @@ struct JSONReader {
         let raw = try string(unescaping: true, &scratch)
         skipWhitespace()
         guard at(0x3A) else {  // `:`
-            throw failure("expected `:` after the key \"\(text(ofKeyAt: offset))\", found \(found)")
+            throw failure(
+                "expected `:` after the key \(Quotation.quoted(text(ofKeyAt: offset))), found \(found)")
         }
         position += 1
         skipWhitespace()
@@ -175,7 +176,7 @@ struct JSONReader {
             Array(text(ofKeyAt: earlier).utf8) == Array(text(ofKeyAt: offset).utf8)
         }
         if duplicate != nil {
-            throw failure("duplicate key \"\(text(ofKeyAt: offset))\" in an object", at: offset)
+            throw failure("duplicate key \(Quotation.quoted(text(ofKeyAt: offset))) in an object", at: offset)
         }
     }
 

@@ -226,7 +226,7 @@ struct JSONTableReader {
     }
 
     private func duplicate(_ offset: Int) -> CliptabError {
-        json.failure("duplicate key \"\(json.text(ofKeyAt: offset))\" in an object", at: offset)
+        json.failure("duplicate key \(Quotation.quoted(json.text(ofKeyAt: offset))) in an object", at: offset)
     }
 
     private func failure(at offset: Int, _ reason: String) -> CliptabError {

@@ -34,6 +34,12 @@ public struct RowNameIndex: Equatable, Sendable {
     /// Every (name, place), in no particular order.
     public var entries: [(name: String, place: Place)] { places.map { ($0.key, $0.value) } }
 
+    /// Calls `body` with every (name, place), in no particular order, without copying them
+    /// into an array first (a table may have a million names).
+    public func forEachEntry(_ body: (String, Place) throws -> Void) rethrows {
+        for (name, place) in places { try body(name, place) }
+    }
+
     /// The place of the row named `name`, if any.
     public func place(of name: String) -> Place? { places[name] }
 

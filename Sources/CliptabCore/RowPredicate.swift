@@ -41,13 +41,14 @@ public struct RowPredicate: Sendable {
             guard let number = DecimalText(operand), let comparison = Comparison(rawValue: op) else {
                 throw CliptabError(
                     .invalidArgument,
-                    "operator \(op) needs a decimal number as operand (like -3 or 2.5), not \"\(operand)\"")
+                    "operator \(Quotation.quoted(op)) needs a decimal number as operand (like -3 or 2.5), not \(Quotation.quoted(operand))"
+                )
             }
             test = .numeric(number, comparison)
         default:
             throw CliptabError(
                 .invalidArgument,
-                "unknown operator \"\(op)\" (valid: \(Self.operators.joined(separator: " ")))")
+                "unknown operator \(Quotation.quoted(op)) (valid: \(Self.operators.joined(separator: " ")))")
         }
     }
 

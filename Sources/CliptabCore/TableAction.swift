@@ -21,7 +21,7 @@ public enum TableAction: String, CaseIterable, Sendable {
     public init(parsing name: String) throws(CliptabError) {
         guard let action = TableAction(rawValue: name) else {
             let valid = TableAction.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CliptabError(.invalidArgument, "unknown action \"\(name)\" (valid: \(valid))")
+            throw CliptabError(.invalidArgument, "unknown action \(Quotation.quoted(name)) (valid: \(valid))")
         }
         self = action
     }

@@ -14,7 +14,7 @@ public enum TableName {
         for scalar in name.unicodeScalars {
             if scalar == "/" {
                 throw CliptabError(
-                    .invalidName, "table name \"\(name)\" contains \"/\", which is not allowed")
+                    .invalidName, "table name \(Quotation.quoted(name)) contains \"/\", which is not allowed")
             }
             // C0 and C1 control characters and DEL (Unicode category Cc).
             if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {

@@ -94,7 +94,8 @@ extension TableService {
                 if !seen.insert(row.name).inserted || kept?.names.place(of: row.name) != nil {
                     throw CliptabError(
                         .nameInUse,
-                        "imported row \(s):\(r) is named \"\(row.name)\", as another row of the table is")
+                        "imported row \(s):\(r) is named \(Quotation.quoted(row.name)), as another row of the table is"
+                    )
                 }
             }
         }

@@ -136,7 +136,8 @@ extension TableService {
         guard let index = table.sections.firstIndex(where: { $0.header.utf8.elementsEqual(header.utf8) })
         else {
             throw CliptabError(
-                .noSuchSection, "table \"\(name)\" has no section with the header \"\(header)\"")
+                .noSuchSection,
+                "table \(Quotation.quoted(name)) has no section with the header \(Quotation.quoted(header))")
         }
         return Int32(index)
     }

@@ -9,7 +9,7 @@ extension TableService {
     public func createTable(_ name: String) throws {
         try TableName.validate(name)
         if catalog.tables[name] != nil {
-            throw CliptabError(.tableExists, "a table named \"\(name)\" already exists")
+            throw CliptabError(.tableExists, "a table named \(Quotation.quoted(name)) already exists")
         }
         var counters = catalog.counters
         let record = TableRecord(
@@ -37,7 +37,7 @@ extension TableService {
         try TableName.validate(newName)
         if newName == name { return }
         if catalog.tables[newName] != nil {
-            throw CliptabError(.tableExists, "a table named \"\(newName)\" already exists")
+            throw CliptabError(.tableExists, "a table named \(Quotation.quoted(newName)) already exists")
         }
         var record = table.record
         record.name = newName

@@ -19,6 +19,10 @@ func storageError(_ what: String, _ code: Int32) -> CliptabError {
 }
 
 /// Makes `directory` and its missing parents; the last one gets mode 0700.
+///
+/// An existing directory must belong to this user (another user, root included, could read
+/// the store or swap its files): it is refused otherwise, and closed to 0700 when it is open
+/// to others.
 func makeDirectory(_ directory: String) throws {
     // A relative directory stays relative: components are joined from "" or "/".
     var path = directory.hasPrefix("/") ? "" : "."
@@ -33,5 +37,16 @@ func makeDirectory(_ directory: String) throws {
     guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
         throw CliptabError(.storageFailure, "the data directory \(directory) is not a directory")
     }
-    if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+    let user = geteuid()
+    if info.st_uid != user {
+        throw CliptabError(
+            .storageFailure,
+            "the data directory \(directory) belongs to uid \(info.st_uid), not to this user (uid \(user)); "
+                + "cliptabd keeps its store only in a directory of its own user")
+    }
+    if info.st_mode & 0o077 != 0 && chmod(directory, 0o700) != 0 {
+        throw storageError(
+            "the data directory \(directory) is open to others (mode \(String(info.st_mode & 0o777, radix: 8))) "
+                + "and cannot be closed to 0700", errno)
+    }
 }

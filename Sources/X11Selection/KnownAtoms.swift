@@ -47,6 +47,10 @@ struct KnownAtoms {
     /// `DELETE`, `INSERT_SELECTION`, `INSERT_PROPERTY`, `LENGTH`: targets whose conversion
     /// acts or describes instead of giving content, never read for a snapshot.
     let sideEffectTargets: [InternedAtom]
+    /// The root's property where a window manager names the active client window.
+    let netActiveWindow: InternedAtom
+    /// The type of a window id property.
+    let window: InternedAtom
 
     /// Interns every atom in one round trip.
     init(connection: DisplayConnection) {
@@ -55,7 +59,7 @@ struct KnownAtoms {
             "STRING", "TEXT", "COMPOUND_TEXT", "text/plain;charset=utf-8", "text/plain",
             "x-kde-passwordManagerHint", "SAVE_TARGETS", "CLIPBOARD_MANAGER", "INCR", "NULL", "ATOM",
             "INTEGER", "CLIPTAB_TIMESTAMP", "CLIPTAB_SAVE_TARGETS", "DELETE", "INSERT_SELECTION",
-            "INSERT_PROPERTY", "LENGTH",
+            "INSERT_PROPERTY", "LENGTH", "_NET_ACTIVE_WINDOW", "WINDOW",
         ]
         let atoms = connection.internAtoms(names)
         clipboard = atoms[0]
@@ -80,6 +84,8 @@ struct KnownAtoms {
         timestampProperty = atoms[19]
         saveTargetsProperty = atoms[20]
         sideEffectTargets = Array(atoms[21...24])
+        netActiveWindow = atoms[25]
+        window = atoms[26]
     }
 
     /// The atom of `selection`.

@@ -16,43 +16,16 @@ extension SelectionService {
     /// The window that has the input focus now and its client window, or nil when the
     /// focus is None (keys would be discarded).
     ///
-    /// With the focus following the pointer (PointerRoot, as a bare X server starts) the
-    /// top-level window under the pointer stands for it. The client window is the nearest
+    /// Where a window manager sets `_NET_ACTIVE_WINDOW` and the focus belongs to the same X
+    /// client, that window is the client. Otherwise the client window is the nearest
     /// ancestor with `WM_CLASS`, else the first descendant that has one (a window manager's
-    /// frame holds the client inside).
+    /// frame holds the client inside). With the focus following the pointer (PointerRoot,
+    /// as a bare X server starts) the active window, else the top-level window under the
+    /// pointer, stands for it. The search is bounded (`FocusSearch`): a few levels each way
+    /// and at most 48 round trips in all, however deep a client nests its windows.
     public func focusedWindow() -> FocusedWindow? {
-        var focus = connection.inputFocus()
-        let root = connection.rootWindow
-        if focus == .none { return nil }
-        if focus == .pointerRoot || focus == root {
-            focus = connection.topLevelUnderPointer()
-            if focus == .none { return nil }
-        }
-        var current = focus
-        while current != .none && current != root {
-            if let hint = connection.classHint(of: current) {
-                return FocusedWindow(
-                    window: focus, client: current, instanceName: hint.name,
-                    className: hint.className)
-            }
-            guard let tree = connection.tree(of: current) else { break }
-            current = tree.parent
-        }
-        // Breadth first and bounded: a frame's client is one or two levels down.
-        var queue = connection.tree(of: focus)?.children ?? []
-        var visited = 0
-        while !queue.isEmpty && visited < 256 {
-            let window = queue.removeFirst()
-            visited += 1
-            if let hint = connection.classHint(of: window) {
-                return FocusedWindow(
-                    window: focus, client: window, instanceName: hint.name,
-                    className: hint.className)
-            }
-            queue += connection.tree(of: window)?.children ?? []
-        }
-        connection.discardUncheckedErrors()
-        return FocusedWindow(window: focus, client: .none, instanceName: "", className: "")
+        var search = FocusSearch(connection: connection, atoms: atoms)
+        return search.run()
     }
 
     /// True when windows `first` and `second` were made by the same X client (the ids share

@@ -4,6 +4,8 @@ import DaemonTestSupport
 /// The hostile-input catalogue at full size against the release daemon, a fresh one per
 /// case, each while a client probes `GetCell` every 50 ms and another reads a 1 MiB
 /// clipboard text with `xclip -o`; prints one line per case and the goals it misses.
+///
+/// `CLIPTAB_HOSTILE_CASES=TEXT` runs only the cases whose name contains TEXT.
 enum HostileBenchmark {
     /// Runs every case and prints the table.
     static func run() throws {
@@ -14,7 +16,7 @@ enum HostileBenchmark {
         )
         print(HostileMeasurement.header)
         var missed = 0
-        for hostile in HostileCatalogue.cases(full: true) {
+        for hostile in HostileCatalogue.selected(full: true) {
             let measured = try HostileRunner.run(hostile, daemonExecutable: cliptabd)
             print(measured.row)
             if !measured.timeGoalsApply {

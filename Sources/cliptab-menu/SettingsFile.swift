@@ -17,9 +17,19 @@ enum SettingsFile {
         return nil
     }
 
-    /// The whole text of `path`, or nil when it cannot be read.
+    /// The whole text of `path`, or nil when it cannot be read or is not a regular file.
     static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
+        // Without blocking: a FIFO at the path would hold the menu until some program wrote
+        // to it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+            let file = fdopen(descriptor, "r")
+        else {
+            close(descriptor)
+            return nil
+        }
         defer { fclose(file) }
         var text = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65536)

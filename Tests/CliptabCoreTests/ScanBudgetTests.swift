@@ -67,6 +67,24 @@ struct ScanBudgetTests {
         #expect(error?.message.contains("budget") == true, "\(error?.message ?? "")")
     }
 
+    /// A plain scan charges each byte it reads, beyond the row's set-up: a scan charging the
+    /// set-up alone would let 16 MiB rows be compared for 64 steps each.
+    @Test(
+        "equals, prefix, suffix and the numeric operators charge the bytes they read",
+        arguments: [
+            ("equals", String(repeating: "7", count: 100), 100), ("equals", "7", 0),
+            ("prefix", String(repeating: "7", count: 40), 40),
+            ("suffix", String(repeating: "7", count: 60), 60),
+            ("prefix", String(repeating: "7", count: 500), 100), (">", "1", 100), ("<=", "-2.5", 100),
+            ("!=", "7", 100),
+        ])
+    func plainScansChargeTheirBytes(op: String, operand: String, bytesPerRow: Int) throws {
+        let predicate = try RowPredicate(operator: op, operand: operand)
+        let rows = Array(repeating: String(repeating: "7", count: 100), count: 1_000)
+        let (_, spent) = try Self.scan(predicate, rows)
+        #expect(spent == 1_000 * (MatchBudget.perRowSteps + bytesPerRow), "\(op) spent \(spent)")
+    }
+
     /// The issue's case: 19,999 bracket expressions over rows of "é": the matcher is set up
     /// once, so a row costs a constant few steps and the total grows with the rows only.
     @Test("matches sets its matcher up once per call, and each row is charged")

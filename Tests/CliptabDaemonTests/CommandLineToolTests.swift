@@ -134,6 +134,10 @@ struct CommandLineToolTests {
             .reply([.array(elementSignature: "(ts)", [.structure([t(1), s("hello")])])])
         ),
         (
+            "GetRowNamesPage", [s("snippets"), i(0), u(0), u(1)],
+            .reply([.array(elementSignature: "(ts)", [.structure([t(1), s("hello")])])])
+        ),
+        (
             "DeleteWhere", [s("snippets"), s("prefix"), s("tab"), b(true)],
             .reply([.array(elementSignature: "(ii)", [.structure([i(1), i(0)])])])
         ),

@@ -95,6 +95,34 @@ struct ConfigClipboardTests {
         #expect(try setup.read("clipboard") == "not secret")
     }
 
+    /// A secret's PRIMARY copy carries the password hint as its CLIPBOARD copy does, so
+    /// that a clipboard manager watching PRIMARY leaves it alone too.
+    @Test func secretPrimaryCopyOffersTheHint() throws {
+        let setup = try Setup(
+            "[clipboard]\nselections = clipboard primary\n[table \"pw\"]\nactions = copy insert\nsecret = true\n"
+                + "[table \"open\"]\n")
+        try setup.daemon.call("InsertRow", [s("pw"), i(0), i(-1), s("hunter2")])
+        try setup.daemon.call("InsertRow", [s("open"), i(0), i(-1), s("plain")])
+        func xclip(_ selection: String, _ target: String) throws -> CommandResult {
+            try ChildProcess.run(
+                "xclip", ["-selection", selection, "-t", target, "-o"], environment: setup.daemon.environment,
+                timeoutMilliseconds: 20_000)
+        }
+        try setup.daemon.call("Copy", [s("pw"), i(0), i(0)])
+        for selection in ["clipboard", "primary"] {
+            #expect(
+                try xclip(selection, "TARGETS").outputText.contains("x-kde-passwordManagerHint"),
+                "\(selection)")
+            #expect(try xclip(selection, "x-kde-passwordManagerHint").outputText == "secret", "\(selection)")
+            #expect(try setup.read(selection) == "hunter2")
+        }
+        // A table that is not secret offers no hint on either.
+        try setup.daemon.call("Copy", [s("open"), i(0), i(0)])
+        for selection in ["clipboard", "primary"] {
+            #expect(try !xclip(selection, "TARGETS").outputText.contains("x-kde-passwordManagerHint"))
+        }
+    }
+
     /// A clipboard text holding NUL bytes is refused by name, for GetClipboard and Paste.
     @Test func clipboardWithNulIsNamed() throws {
         let setup = try Setup("[table \"t\"]\n")

@@ -69,6 +69,23 @@ struct ConfigDaemonTests {
         #expect(good.termination == .exited(0) && good.outputText == "\(path): ok\n")
     }
 
+    /// A FIFO at the configuration path is refused at once as not a regular file (exit 78),
+    /// where opening it for reading waited for a writer: the daemon never started.
+    @Test func fifoAtTheConfigPathIsRefused() throws {
+        let home = try TemporaryDirectory(prefix: "cliptabd-config")
+        let path = home.appending(".config/cliptab/cliptab.conf")
+        try writeFile(path, "")
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        let environment = ["HOME": home.path, "PATH": String(cString: getenv("PATH"))]
+        for arguments in [["--check-config"], [], ["--config", path]] {
+            let result = try runDaemon(arguments, environment: environment)
+            #expect(!result.timedOut, "cliptabd \(arguments) waited on the FIFO")
+            #expect(result.termination == .exited(78), "\(arguments): \(result.errorText)")
+            #expect(result.errorText.contains("\(path): cannot read it: it is a FIFO, not a regular file"))
+        }
+    }
+
     /// `XDG_CONFIG_HOME` is where the file is looked for first, `~/.config` otherwise, and
     /// `--config` wins over both.
     @Test func fileLocations() throws {

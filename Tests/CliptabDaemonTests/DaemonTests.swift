@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
+import CliptabDaemon
 import DBus
 import DaemonTestSupport
 import Glibc
@@ -144,6 +145,23 @@ struct DaemonTests {
         #expect(daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
         try daemon.waitUntilServingBy(replacement)
         replacement.terminate()
+    }
+
+    /// Any client may ask for the name with replacement: a program that is not a cliptabd
+    /// taking it makes the daemon fail (status 69, which the unit restarts on) and name it,
+    /// where it once stopped with status 0 as if replaced; while it holds the name, a start
+    /// fails the same way.
+    @Test func aSquatterOfTheNameIsAFailure() throws {
+        let daemon = try DaemonProcess()
+        let squatter = try daemon.connect()
+        defer { squatter.close() }
+        #expect(try squatter.requestName(CliptabBus.name, replaceExisting: true) == .primaryOwner)
+        #expect(
+            daemon.process.waitForExit(timeoutMilliseconds: 10_000) == .exited(Daemon.nameTakenExitStatus))
+        #expect(daemon.log.contains("PID \(getpid()) ("), "\(daemon.log)")
+        #expect(daemon.log.contains("is not a cliptabd"), "\(daemon.log)")
+        let second = try daemon.spawnOther(arguments: [])
+        #expect(second.waitForExit(timeoutMilliseconds: 10_000) == .exited(Daemon.nameTakenExitStatus))
     }
 
     /// A daemon on another bus refuses a store that a running daemon holds.

@@ -193,6 +193,30 @@ struct OpenCheckTests {
         #expect(Self.mode(directory.path) == 0o700)
     }
 
+    /// A data directory of another user is refused, named with its owner, and nothing is
+    /// made in it (it was once used as it was: the tests run as root, who may write there).
+    @Test("A data directory of another user is refused, and left empty")
+    func directoryOfAnotherUser() throws {
+        let directory = try TemporaryDirectory(prefix: "cliptab-open")
+        let other: uid_t = geteuid() == 65534 ? 65533 : 65534
+        #expect(chown(directory.path, other, other) == 0)
+        for open in [
+            { _ = try SQLiteStore.open(directory: directory.path) },
+            { _ = try StoreLock.take(directory: directory.path) },
+        ] {
+            #expect {
+                try open()
+            } throws: { error in
+                let error = error as? CliptabError
+                return error?.code == .storageFailure && error?.message.contains(directory.path) == true
+                    && error?.message.contains("belongs to uid \(other)") == true
+            }
+        }
+        #expect(Self.files(in: directory.path).isEmpty)
+        #expect(Self.mode(directory.path) == 0o700)
+        chown(directory.path, geteuid(), getegid())
+    }
+
     /// A directory that cannot be made is StorageFailure naming it.
     @Test("A directory that cannot be made is StorageFailure naming it")
     func uncreatableDirectory() throws {

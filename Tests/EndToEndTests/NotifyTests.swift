@@ -91,6 +91,18 @@ import Testing
         #expect(server.next(timeoutMilliseconds: 300) == nil)
     }
 
+    /// A FIFO at the configuration path is not read: a failure is reported at once, where
+    /// opening the FIFO for reading waited for a writer and held the command.
+    @Test func fifoAtTheConfigPathDoesNotHoldTheCLI() throws {
+        let session = try DaemonProcess(config: "", homePrefix: "cliptab-notify")
+        defer { session.stop() }
+        unlink(session.configPath)
+        #expect(mkfifo(session.configPath, 0o600) == 0)
+        let refused = try runCliptab(
+            ["copy", "missing", "0:0"], environment: session.environment, timeoutMilliseconds: 10_000)
+        #expect(refused.status == 1 && refused.err.contains("NoSuchTable"), "\(refused)")
+    }
+
     /// Without a notification server the failure goes to stderr only, and the CLI does not
     /// wait for one to be started.
     @Test func withoutAServerStderrOnly() throws {

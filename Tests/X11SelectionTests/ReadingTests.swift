@@ -57,6 +57,20 @@ struct ReadingTests {
         #expect(try harness.read()?.get() == Array("café ©".utf8))
     }
 
+    /// An owner offering only COMPOUND_TEXT is decoded from it (ISO 2022: Latin-1 in the
+    /// right half by default, other sets by escape), never taken as UTF-8, which would turn
+    /// "café" into "caf\u{FFFD}".
+    @Test func compoundTextOwnerIsDecoded() throws {
+        let harness = try Harness()
+        let greek: [UInt8] = [0x1B, 0x2D, 0x46, 0xE1, 0x1B, 0x2D, 0x41]
+        let compound: [UInt8] = [0x63, 0x61, 0x66, 0xE9, 0x20] + greek + [0x20, 0xA9]
+        let process = try harness.startOwner(
+            ["xclip", "-quiet", "-i", "-selection", "clipboard", "-t", "COMPOUND_TEXT"], text: compound)
+        defer { process.terminate(graceMilliseconds: 1000) }
+        let read = try harness.read()?.get()
+        #expect(read == Array("café α ©".utf8), "read \(String(decoding: read ?? [], as: UTF8.self))")
+    }
+
     @Test func invalidUTF8FromAnOwnerIsRepaired() throws {
         let harness = try Harness()
         let process = try harness.startOwner(

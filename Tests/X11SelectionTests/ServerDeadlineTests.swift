@@ -14,10 +14,19 @@ struct ServerDeadlineTests {
     static let deadline = 500
     static let configuration = SelectionConfiguration(serverTimeoutMilliseconds: deadline)
 
-    @Test("a round trip to a stopped server ends after the deadline and breaks the connection")
+    /// The time limit of a test that stops the server: past it the guard continues the
+    /// server, so that a broken deadline fails the test instead of blocking it for ever.
+    static let hangGuardMilliseconds = 10_000
+
+    @Test(
+        "a round trip to a stopped server ends after the deadline and breaks the connection",
+        .timeLimit(.minutes(1)))
     func roundTripBounded() throws {
         let display = try VirtualDisplay()
+        let server = display.process.pid
+        let hangGuard = HangGuard(milliseconds: Self.hangGuardMilliseconds) { _ = kill(server, SIGCONT) }
         defer {
+            hangGuard.disarm()
             display.process.signal(SIGCONT)
             display.stop()
         }
@@ -29,6 +38,7 @@ struct ServerDeadlineTests {
         // Asks the server who owns CLIPBOARD: a round trip.
         service.readText(.clipboard, timeoutMilliseconds: 10_000, maxBytes: 100) { result = $0 }
         let elapsed = MonotonicClock.milliseconds() - start
+        #expect(!hangGuard.fired, "the round trip blocked until the guard continued the server")
         #expect(elapsed >= UInt64(Self.deadline) - 50 && elapsed < 3000, "the read took \(elapsed) ms")
         #expect(service.isBroken)
         guard case .failure(.unavailable(let message))? = result else {
@@ -42,10 +52,14 @@ struct ServerDeadlineTests {
     }
 
     @Test(
-        "connecting to a stopped server gives up at the deadline; a later attempt takes the late connection")
+        "connecting to a stopped server gives up at the deadline; a later attempt takes the late connection",
+        .timeLimit(.minutes(1)))
     func connectBounded() throws {
         let display = try VirtualDisplay()
+        let server = display.process.pid
+        let hangGuard = HangGuard(milliseconds: Self.hangGuardMilliseconds) { _ = kill(server, SIGCONT) }
         defer {
+            hangGuard.disarm()
             display.process.signal(SIGCONT)
             display.stop()
         }
@@ -62,6 +76,7 @@ struct ServerDeadlineTests {
             try SelectionService.connect(display: display.display, configuration: Self.configuration)
         }
         #expect(MonotonicClock.milliseconds() - start < 200)
+        #expect(!hangGuard.fired, "connecting blocked until the guard continued the server")
         display.process.signal(SIGCONT)
         var service: SelectionService?
         let deadline = MonotonicClock.milliseconds() + 10_000

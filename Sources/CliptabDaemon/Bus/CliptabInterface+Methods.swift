@@ -185,13 +185,18 @@ extension CliptabInterface {
                 let found = try service.tables.findRow(a.string(0), rowName: a.string(1))
                 return [.int32(found.path.section), .int32(found.path.row), .uint64(found.id)]
             },
-            .immediate("GetRowNames", [arg("table", "s")], [arg("names", "a(ts)")]) { service, a in
+            .writing("GetRowNames", [arg("table", "s")], [arg("names", "a(ts)")]) { service, a in
                 let names = try service.tables.rowNames(of: a.string(0))
-                return [
-                    .array(
-                        elementSignature: "(ts)",
-                        names.map { .structure([.uint64($0.id), .string($0.name)]) })
-                ]
+                return try CliptabInterface.nameReply(names, hint: "ask GetRowNamesPage for a section's rows")
+            },
+            .writing(
+                "GetRowNamesPage",
+                [arg("table", "s"), arg("section", "i"), arg("offset", "u"), arg("limit", "u")],
+                [arg("names", "a(ts)")]
+            ) { service, a in
+                let names = try service.tables.rowNames(
+                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
+                return try CliptabInterface.nameReply(names, hint: "page with offset and limit")
             },
             .immediate("GetSecret", [arg("table", "s")], [arg("secret", "b")]) { service, a in
                 [.boolean(try service.tables.record(of: a.string(0)).isSecret)]
@@ -339,6 +344,18 @@ extension CliptabInterface {
 
     /// The most characters of each text `GetRowPreviews` sends.
     static let maxPreviewCharacters = 4096
+    /// The reply of (row id, name) pairs, written straight from them, or `LimitExceeded` (with
+    /// `hint`) when it would be larger than `maxReplyBytes`.
+    static func nameReply(_ names: [(id: UInt64, name: String)], hint: String) throws -> (BusMessage) throws
+        -> Void
+    {
+        var size = 0
+        for pair in names { size += pair.name.utf8.count + 16 }
+        try checkReplySize(size, what: "the row names", hint: hint)
+        return { reply in
+            try reply.appendIDTextArray(count: names.count) { (names[$0].id, names[$0].name) }
+        }
+    }
 
     /// Refuses a reply larger than `maxReplyBytes`, naming what would have been sent.
     static func checkReplySize(_ size: Int, what: String, hint: String) throws {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabCore
 import Glibc
 
 /// An INI-style file as git and systemd users know it, split into sections and entries.
@@ -59,7 +60,8 @@ public struct ConfigFile: Equatable, Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 problem(
                     lineNumber,
-                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \"\(line)\"")
+                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \(Quotation.quoted(line))"
+                )
                 continue
             }
             let key = String(Self.trimmed(line[..<equals]))
@@ -68,12 +70,14 @@ public struct ConfigFile: Equatable, Sendable {
                     lineNumber,
                     key.isEmpty
                         ? "a key name is missing before \"=\""
-                        : "\"\(key)\" is not a key name (letters, digits, \"_\" and \"-\" only)")
+                        : "\(Quotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
+                )
                 continue
             }
             guard let section = current else {
                 problem(
-                    lineNumber, "\"\(key)\" is outside any section; put it under a header such as [clipboard]"
+                    lineNumber,
+                    "\(Quotation.quoted(key)) is outside any section; put it under a header such as [clipboard]"
                 )
                 continue
             }
@@ -88,7 +92,9 @@ public struct ConfigFile: Equatable, Sendable {
             }
             let identity = "\(section.name)\u{0}\(section.subsection ?? "")\u{0}\(key)"
             if let earlier = firstLine[identity] {
-                problem(lineNumber, "\"\(key)\" is already set on line \(earlier) of this section; keep one")
+                problem(
+                    lineNumber,
+                    "\(Quotation.quoted(key)) is already set on line \(earlier) of this section; keep one")
                 continue
             }
             firstLine[identity] = lineNumber
@@ -135,7 +141,8 @@ public struct ConfigFile: Equatable, Sendable {
             throw SyntaxError(
                 name.isEmpty
                     ? "a section header needs a name, as in [clipboard]"
-                    : "\"\(name)\" is not a section name (letters, digits, \"_\" and \"-\" only)")
+                    : "\(Quotation.quoted(name)) is not a section name (letters, digits, \"_\" and \"-\" only)"
+            )
         }
         rest = trimmed(rest[nameEnd...])
         var subsection: String?
@@ -150,7 +157,7 @@ public struct ConfigFile: Equatable, Sendable {
         }
         let trailing = trimmed(rest.dropFirst())
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \"\(trailing)\" after the section header")
+            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the section header")
         }
         return ConfigSectionHeader(name: name, subsection: subsection, line: number)
     }
@@ -161,7 +168,7 @@ public struct ConfigFile: Equatable, Sendable {
         let (value, after) = try quoted(text)
         let trailing = trimmed(after)
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \"\(trailing)\" after the quoted value")
+            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the quoted value")
         }
         return value
     }
@@ -192,11 +199,18 @@ public struct ConfigFile: Equatable, Sendable {
     ///
     /// Throws the `errno` of the failing call: `ENOENT` when there is no such file.
     public static func read(path: String) throws(ConfigReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: opening a FIFO for reading waits for a writer, and would stall
+        // the daemon at its start or on a reload; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         if fd < 0 { throw ConfigReadError(code: errno) }
         defer { close(fd) }
         var info = stat()
-        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { throw ConfigReadError(code: EISDIR) }
+        if fstat(fd, &info) != 0 { throw ConfigReadError(code: errno) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ConfigReadError(code: EISDIR)
+        default: throw ConfigReadError(notRegular: ConfigReadError.typeName(info.st_mode))
+        }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 << 10)
         while true {

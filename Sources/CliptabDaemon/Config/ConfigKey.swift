@@ -140,7 +140,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         guard let (range, unit) = range else { preconditionFailure("\(rawValue) is not a numeric key") }
         let expected = "expected a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)"
         guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw ConfigValueError("\(expected), found \"\(value)\"")
+            throw ConfigValueError("\(expected), found \(Quotation.quoted(value))")
         }
         guard let number = Int(value), range.contains(number) else {
             throw ConfigValueError("\(expected), found \(value)")
@@ -161,7 +161,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         let expected = "expected \"clipboard\" or \"clipboard primary\""
         let list = words(value)
         for word in list where word != "clipboard" && word != "primary" {
-            throw ConfigValueError("\(expected), found the unknown selection \"\(word)\"")
+            throw ConfigValueError("\(expected), found the unknown selection \(Quotation.quoted(word))")
         }
         guard list.contains("clipboard") else {
             throw ConfigValueError("\(expected): a copy always goes to the clipboard")
@@ -184,7 +184,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         }
         guard path.hasPrefix("/") else {
             throw ConfigValueError(
-                "expected an absolute path (or one starting with \"~/\"), or nothing for the default, found \"\(value)\""
+                "expected an absolute path (or one starting with \"~/\"), or nothing for the default, found \(Quotation.quoted(value))"
             )
         }
         return path
@@ -193,7 +193,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// The value of `durability`: full or normal.
     public static func durability(_ value: String) throws(ConfigValueError) -> Durability {
         guard let durability = Durability(rawValue: value) else {
-            throw ConfigValueError("expected full or normal, found \"\(value)\"")
+            throw ConfigValueError("expected full or normal, found \(Quotation.quoted(value))")
         }
         return durability
     }
@@ -202,7 +202,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     public static func level(_ value: String) throws(ConfigValueError) -> Log.Level {
         guard let level = Log.Level(rawValue: value) else {
             let levels = Log.Level.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ConfigValueError("expected one of \(levels), found \"\(value)\"")
+            throw ConfigValueError("expected one of \(levels), found \(Quotation.quoted(value))")
         }
         return level
     }
@@ -210,7 +210,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// The value of `notify`: never, failures or all (the words `cliptab --notify=` takes).
     public static func notify(_ value: String) throws(ConfigValueError) -> String {
         guard ["never", "failures", "all"].contains(value) else {
-            throw ConfigValueError("expected never, failures or all, found \"\(value)\"")
+            throw ConfigValueError("expected never, failures or all, found \(Quotation.quoted(value))")
         }
         return value
     }

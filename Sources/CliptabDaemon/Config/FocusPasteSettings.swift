@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabCore
 import X11Selection
 
 /// How `PasteToFocus` pastes: the `[paste_to_focus]` section of `cliptab.conf`.
@@ -100,7 +101,7 @@ public struct FocusPasteSettings: Equatable, Sendable {
             let name = String(parts[0])
             guard !name.isEmpty else {
                 throw ConfigValueError(
-                    "expected WM_CLASS names, each with an optional :CHORD, found \"\(word)\"")
+                    "expected WM_CLASS names, each with an optional :CHORD, found \(Quotation.quoted(word))")
             }
             list.append(Terminal(name: name, key: parts.count > 1 ? try parseChord(String(parts[1])) : nil))
         }

@@ -36,7 +36,7 @@ public struct ParsedConfiguration: Equatable, Sendable {
                             tables.append(TableSettings(name: name))
                         }
                     } catch {
-                        problem(header.line, "[table \"\(name)\"]: \(error.message)")
+                        problem(header.line, "[table \(Quotation.quoted(name))]: \(error.message)")
                     }
                 } else {
                     problem(header.line, "a table section names its table: [table \"NAME\"]")
@@ -44,7 +44,7 @@ public struct ParsedConfiguration: Equatable, Sendable {
             } else if let subsection = header.subsection {
                 problem(
                     header.line,
-                    "[\(header.name)] takes no name; write [\(header.name)], not [\(header.name) \"\(subsection)\"]"
+                    "[\(header.name)] takes no name; write [\(header.name)], not [\(header.name) \(Quotation.quoted(subsection))]"
                 )
             }
         }
@@ -57,7 +57,7 @@ public struct ParsedConfiguration: Equatable, Sendable {
                 guard let key = TableKey(rawValue: entry.key) else {
                     problem(
                         entry.line,
-                        "unknown key \"\(entry.key)\" in [table \"\(name)\"] (known: \(keys.joined(separator: ", ")))"
+                        "unknown key \(Quotation.quoted(entry.key)) in [table \(Quotation.quoted(name))] (known: \(keys.joined(separator: ", ")))"
                     )
                     continue
                 }
@@ -72,7 +72,8 @@ public struct ParsedConfiguration: Equatable, Sendable {
                 if !keys.contains(entry.key) {
                     problem(
                         entry.line,
-                        "unknown key \"\(entry.key)\" in [menu] (known: \(keys.joined(separator: ", ")))")
+                        "unknown key \(Quotation.quoted(entry.key)) in [menu] (known: \(keys.joined(separator: ", ")))"
+                    )
                 }
                 // The popup's settings are cliptab-menu's to judge.
                 continue
@@ -80,7 +81,7 @@ public struct ParsedConfiguration: Equatable, Sendable {
             guard let key = ConfigKey(rawValue: entry.key), key.section == entry.section else {
                 problem(
                     entry.line,
-                    "unknown key \"\(entry.key)\" in [\(entry.section)] (known: \(keys.joined(separator: ", ")))"
+                    "unknown key \(Quotation.quoted(entry.key)) in [\(entry.section)] (known: \(keys.joined(separator: ", ")))"
                 )
                 continue
             }

@@ -21,7 +21,7 @@ public enum TableKey: String, CaseIterable, Sendable {
         switch value.lowercased() {
         case "true", "yes", "on", "1": return true
         case "false", "no", "off", "0": return false
-        default: throw ConfigValueError("expected true or false, found \"\(value)\"")
+        default: throw ConfigValueError("expected true or false, found \(Quotation.quoted(value))")
         }
     }
 
@@ -36,7 +36,7 @@ public enum TableKey: String, CaseIterable, Sendable {
         var actions: [TableAction] = []
         for word in list {
             guard let action = TableAction(rawValue: word) else {
-                throw ConfigValueError("\(expected), found \"\(word)\"")
+                throw ConfigValueError("\(expected), found \(Quotation.quoted(word))")
             }
             actions.append(action)
         }

@@ -17,6 +17,10 @@ public final class Daemon {
     /// The exit status for a configuration that cannot be used (`EX_CONFIG`): the unit does
     /// not restart on it, since only an edit of the file helps.
     public static let configurationExitStatus: Int32 = 78
+    /// The exit status when a program that is not a cliptabd holds or takes the bus name
+    /// (`EX_UNAVAILABLE`): a failure, so that the unit restarts cliptabd, which gets the name
+    /// back once that program lets it go.
+    public static let nameTakenExitStatus: Int32 = 69
 
     private let options: DaemonOptions
     private let configurator: Configurator
@@ -78,15 +82,24 @@ public final class Daemon {
             loop = try start(configuration)
         } catch {
             for line in error.lines { Log.line(line, level: .error) }
-            return 1
+            return error.exitStatus
         }
         switch loop.run() {
         case .signal(let number):
             Log.line("stopping on signal \(number)")
             return 0
         case .stopped:
-            Log.line("another cliptabd took over \(CliptabBus.name); stopping")
-            return 0
+            // Anyone may ask for the name with replacement: only a cliptabd is a take-over.
+            let owner = bus.map { NameOwner.of(CliptabBus.name, on: $0) }
+            if let owner, owner.isCliptabd {
+                Log.line("another cliptabd (\(owner.description)) took over \(CliptabBus.name); stopping")
+                return 0
+            }
+            Log.line(
+                "stopping: \(owner?.description ?? "a client") took \(CliptabBus.name) and is not a cliptabd; "
+                    + "exiting with status \(Self.nameTakenExitStatus) so that the service is restarted",
+                level: .error)
+            return Self.nameTakenExitStatus
         case .busLost:
             Log.line("lost the connection to the session bus; stopping", level: .error)
             return 1
@@ -289,9 +302,15 @@ public final class Daemon {
         case .primaryOwner, .alreadyOwner:
             break
         case .exists, .inQueue:
+            let owner = NameOwner.of(CliptabBus.name, on: bus)
+            if owner.isCliptabd || owner.pid == nil {
+                throw StartFailure(
+                    "another cliptabd (\(owner.description)) already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over"
+                )
+            }
             throw StartFailure(
-                "another cliptabd already owns \(CliptabBus.name) on this bus; stop it, or start with --replace to take over"
-            )
+                "\(owner.description) owns \(CliptabBus.name) on this bus and is not a cliptabd; stop that program (or start cliptabd with --replace to take the name from it)",
+                exitStatus: Self.nameTakenExitStatus)
         }
     }
 

@@ -4,12 +4,20 @@
 public struct StartFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// One line per failure, in the words of the log.
     public let lines: [String]
+    /// The status the daemon exits with: 1, unless the failure has a status of its own.
+    public let exitStatus: Int32
 
     /// Makes a failure of one line.
-    public init(_ line: String) { self.lines = [line] }
+    public init(_ line: String, exitStatus: Int32 = 1) {
+        self.lines = [line]
+        self.exitStatus = exitStatus
+    }
 
     /// Makes a failure of several lines.
-    public init(lines: [String]) { self.lines = lines }
+    public init(lines: [String]) {
+        self.lines = lines
+        self.exitStatus = 1
+    }
 
     /// The lines, joined.
     public var description: String { lines.joined(separator: "\n") }

@@ -12,19 +12,24 @@ public struct HostileCase {
     public let largestMessageBytes: Int
     /// False when reading the clipboard cannot be expected to work (the X server is stopped).
     public let readsClipboard: Bool
+    /// Makes what the attack needs beyond the rows of `t` (a table of named rows, say),
+    /// before the measurement starts.
+    public let prepare: (DaemonProcess) throws -> Void
     /// Runs the attack and describes its outcome: `done: …` or `error: Name`.
     public let attack: (HostileContext) throws -> String
 
     /// Makes a case.
     public init(
         _ name: String, rows: Int = 0, rowText: String = "a", largestMessageBytes: Int,
-        readsClipboard: Bool = true, attack: @escaping (HostileContext) throws -> String
+        readsClipboard: Bool = true, prepare: @escaping (DaemonProcess) throws -> Void = { _ in },
+        attack: @escaping (HostileContext) throws -> String
     ) {
         self.name = name
         self.rows = rows
         self.rowText = rowText
         self.largestMessageBytes = largestMessageBytes
         self.readsClipboard = readsClipboard
+        self.prepare = prepare
         self.attack = attack
     }
 }

@@ -9,7 +9,17 @@ import Posix
 public enum HostileCatalogue {
     /// Every case; `full` uses the benchmark's sizes where the tests use smaller ones.
     public static func cases(full: Bool) -> [HostileCase] {
-        scans + imports(full: full) + bus(full: full) + clipboard
+        scans + imports(full: full) + bus(full: full) + clipboard + rowNames(full: full)
+            + windows(full: full)
+    }
+
+    /// The cases whose name contains `CLIPTAB_HOSTILE_CASES` (all when it is unset or
+    /// empty), so that a developer can run a few at the benchmark's sizes.
+    public static func selected(full: Bool) -> [HostileCase] {
+        let all = cases(full: full)
+        guard let filter = ProcessInfo.processInfo.environment["CLIPTAB_HOSTILE_CASES"], !filter.isEmpty
+        else { return all }
+        return all.filter { $0.name.contains(filter) }
     }
 
     /// 16 MiB, the largest argument the goals speak of.

@@ -27,6 +27,7 @@ public enum HostileRunner {
         try prepare(daemon, hostile)
         let canary = try daemon.call("ExportTable", [s("canary"), s("json")])
         resetPeak(of: daemon.process.pid)
+        let startKiB = field("VmRSS:", of: daemon.process.pid)
 
         let context = try HostileContext(daemon: daemon)
         let probe = GetCellProbe(address: daemon.bus.address, table: "probe")
@@ -54,7 +55,8 @@ public enum HostileRunner {
             name: hostile.name, probeWorstMilliseconds: probed.worstMilliseconds, probeCalls: probed.calls,
             probeFailures: probed.failures, clipboardWorstMilliseconds: read?.worstMilliseconds,
             clipboardReads: read?.reads ?? 0, clipboardFailures: read?.failures ?? [],
-            attackMilliseconds: attackMilliseconds, outcome: outcome, peakKiB: peak, busPeakKiB: busPeak,
+            attackMilliseconds: attackMilliseconds, outcome: outcome, peakKiB: peak, startKiB: startKiB,
+            busPeakKiB: busPeak,
             largestMessageBytes: hostile.largestMessageBytes, daemonSurvived: survived,
             canaryUnchanged: after == canary)
     }
@@ -72,6 +74,7 @@ public enum HostileRunner {
         try daemon.call(
             "InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
         try daemon.call("Copy", [s("clip"), i(0), i(0)])
+        try hostile.prepare(daemon)
         guard hostile.rows > 0 else { return }
         try daemon.call("CreateTable", [s("t")])
         var inserted = 0

@@ -76,9 +76,13 @@ enum NotifyPolicy: String, CaseIterable, Sendable {
     /// The first 64 KiB of the file at `path`, nil when it cannot be read: a configuration
     /// is small, and a notification is no reason to read a huge file.
     private static func readSmallFile(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking, and a regular file only: a FIFO at the path would hold every
+        // command that may notify until some program wrote to it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes = [UInt8](repeating: 0, count: 1 << 16)
         var filled = 0
         while filled < bytes.count {
