@@ -23,10 +23,16 @@ enum WaylandClipboardBenchmark {
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let cliptab = try BenchSession.binary("cliptab")
         let daemonPath = try BenchSession.binary("cliptabd")
+        // First the X11 backend (no display), idle with an empty store, then the Wayland one
+        // the same way: the same binary, bus and data directory.
+        let x11 = try sway.spawn(
+            daemonPath, ["--clipboard-backend", "x11"], environment: address, stdout: .null, stderr: .null)
+        try waitForDaemon(sway, cliptab, address)
+        let x11RSS = try residentKiB(of: x11.pid)
+        x11.terminate(graceMilliseconds: 2000)
         let daemon = try sway.spawn(daemonPath, environment: address, stdout: .null, stderr: .null)
         defer { daemon.terminate(graceMilliseconds: 2000) }
         try waitForDaemon(sway, cliptab, address)
-        // Idle, as started: the X11 backend's figure below is taken the same way.
         let waylandRSS = try residentKiB(of: daemon.pid)
         let text = "a snippet to paste"
         var big = String(repeating: "0123456789abcdef", count: (10 << 20) / 16)
@@ -95,14 +101,6 @@ enum WaylandClipboardBenchmark {
             waits.append(try timed { try sway.run(cliptab, ["get", "T", "0:0"], environment: address) })
         }
         for reader in stalled { reader.terminate(graceMilliseconds: 500) }
-
-        // The same daemon binary on the same bus with the X11 backend and no display, idle.
-        daemon.terminate(graceMilliseconds: 2000)
-        let x11 = try sway.spawn(
-            daemonPath, ["--clipboard-backend", "x11"], environment: address, stdout: .null, stderr: .null)
-        defer { x11.terminate(graceMilliseconds: 2000) }
-        try waitForDaemon(sway, cliptab, address)
-        let x11RSS = try residentKiB(of: x11.pid)
 
         let sequence = CLIBenchmark.median(oursTimes)
         let baseline = CLIBenchmark.median(theirsTimes)
