@@ -35,7 +35,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         // The popups' text: pango (shaping, fallback per character, right to left) over cairo.
         .systemLibrary(
-            name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),

@@ -566,3 +566,5 @@ int CWP_repeat_timeout(CWP_popup *p) {
     long long left = p->repeat_at - now_ms();
     return left < 0 ? 0 : (int)left;
 }
+
+int CWP_is_shown(const CWP_popup *p) { return p->surface != NULL; }

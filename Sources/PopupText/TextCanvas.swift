@@ -48,7 +48,8 @@ public final class TextCanvas {
         let unit = Double(CPangoCairo_scale())
         let ascent = Double(pango_font_metrics_get_ascent(metrics)) / unit
         let descent = Double(pango_font_metrics_get_descent(metrics)) / unit
-        characterWidth = max(1, Int((Double(pango_font_metrics_get_approximate_char_width(metrics)) / unit).rounded()))
+        characterWidth = max(
+            1, Int((Double(pango_font_metrics_get_approximate_char_width(metrics)) / unit).rounded()))
         pango_font_metrics_unref(metrics)
         self.ascent = Int(ascent.rounded(.up))
         lineHeight = Int((ascent + descent).rounded(.up))

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 import CWaylandPopup
 
-/// The connection to a Wayland compositor and the popup's overlay surface on it
-/// (`zwlr_layer_shell_v1`, the keyboard held exclusively), with its `wl_shm` buffers and the
-/// seat's keys read through libxkbcommon. The one owner of the C handle: closing it (or the
+/// The connection to a Wayland compositor and the popup's overlay surface on it.
+///
+/// The overlay is a `zwlr_layer_shell_v1` surface that holds the keyboard exclusively, drawn
+/// through `wl_shm` buffers; the seat's keys are read through libxkbcommon. The one owner of the C handle: closing it (or the
 /// process ending) gives the compositor back everything, the keyboard included.
 public final class LayerPopup {
     private let handle: OpaquePointer
@@ -14,7 +15,8 @@ public final class LayerPopup {
     public static func connect() throws(LayerPopupError) -> LayerPopup {
         var message = [CChar](repeating: 0, count: 256)
         guard let handle = CWP_connect(&message, message.count) else {
-            throw LayerPopupError(String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw LayerPopupError(
+                String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return LayerPopup(handle: handle)
     }
@@ -41,6 +43,9 @@ public final class LayerPopup {
     /// Removes the overlay (the keyboard goes back to the window that had it) and waits until
     /// the compositor has done so.
     public func hide() throws(LayerPopupError) { try check(CWP_hide(handle)) }
+
+    /// True while the overlay is shown.
+    public var isShown: Bool { CWP_is_shown(handle) != 0 }
 
     /// The overlay's size in logical pixels, and its output's scale.
     public var size: (width: Int, height: Int, scale: Int) {

@@ -60,6 +60,8 @@ int CWP_show(CWP_popup *popup, const char *name_space);
 /// Destroys the surface (giving the keyboard back) and waits until the compositor has
 /// handled that. Harmless when nothing is shown.
 int CWP_hide(CWP_popup *popup);
+/// 1 while the surface exists.
+int CWP_is_shown(const CWP_popup *popup);
 /// The surface's size in logical pixels, and the scale of its output.
 void CWP_size(const CWP_popup *popup, int *width, int *height, int *scale);
 /// Where the pointer was when it entered the surface, or -1 when it has not.
