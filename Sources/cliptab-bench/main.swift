@@ -23,6 +23,7 @@ let suites: [String: () throws -> Void] = [
     "clipboard": ClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
+    "menu-wayland": WaylandMenuBenchmark.run,
     "pick-wayland": WaylandPickBenchmark.run,
     "search": SearchBenchmark.run,
     "soak": SoakBenchmark.run,
