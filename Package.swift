@@ -153,6 +153,7 @@ let package = Package(
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
         .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
         .testTarget(name: "PopupTextTests", dependencies: ["PopupText", "TestSupport"]),
+        .testTarget(name: "PopupWaylandTests", dependencies: ["PopupWayland", "Posix", "TestSupport"]),
         .testTarget(
             name: "MenuTests",
             dependencies: [

@@ -11,11 +11,6 @@ public enum MenuFace: Equatable, Sendable {
     /// and an X11 popup under XWayland would get none either.
     case refused
 
-    /// The one line that says where to go instead, for `.refused`.
-    public static let refusal =
-        "cliptab menu: this Wayland desktop (GNOME?) has no layer-shell, so no popup could take the keyboard here;"
-        + " type in GNOME's search (cliptabd is a search provider) or use 'cliptab pick'"
-
     /// The face for a session: `waylandDisplay` is WAYLAND_DISPLAY, `connected` whether the
     /// compositor answered, `layerShell` whether it offers `zwlr_layer_shell_v1`.
     public static func choose(waylandDisplay: String?, connected: Bool, layerShell: Bool) -> MenuFace {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import Glibc
 import MenuModel
 import PopupWayland
@@ -18,7 +19,7 @@ enum WaylandStart {
         case .x11:
             return nil
         case .refused:
-            printError(MenuFace.refusal + "\n")
+            printError("cliptab \(MenuRefusal.message)\n")
             return MenuExit.unavailable
         case .layerShell:
             guard let popup else { return nil }

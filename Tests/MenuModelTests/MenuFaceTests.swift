@@ -15,11 +15,8 @@ import Testing
             MenuFace.choose(waylandDisplay: "wayland-0", connected: true, layerShell: true) == .layerShell)
     }
 
-    /// GNOME: no popup that cannot get the keyboard, and one line saying where to go.
+    /// GNOME: no popup that cannot get the keyboard.
     @Test func refusedWithoutLayerShell() {
         #expect(MenuFace.choose(waylandDisplay: "wayland-0", connected: true, layerShell: false) == .refused)
-        #expect(!MenuFace.refusal.contains("\n"))
-        #expect(MenuFace.refusal.contains("cliptab pick"))
-        #expect(MenuFace.refusal.contains("search"))
     }
 }
