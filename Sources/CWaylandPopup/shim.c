@@ -30,7 +30,7 @@ struct buffer {
     struct wl_buffer *proxy;
     void *pixels;
     size_t bytes;
-    int width, height, busy;
+    int width, height, busy, fresh;
 };
 
 struct CWP_popup {
@@ -49,6 +49,9 @@ struct CWP_popup {
     struct xkb_keymap *keymap;
     struct xkb_state *state;
     struct xkb_compose_state *compose;
+    char *pending_keymap;
+    int input_loaded;
+    uint32_t modifiers[4];
     struct wl_surface *surface;
     struct zwlr_layer_surface_v1 *layer;
     int configured, closed, width, height, scale, entered_scale;
@@ -57,6 +60,7 @@ struct CWP_popup {
     int pointer_x, pointer_y, pointer_seen;
     struct buffer buffers[2];
     struct buffer *drawing;
+    int drawing_fresh;
     CWP_event queue[QUEUE];
     int head, count;
     int32_t repeat_rate, repeat_delay;
@@ -97,7 +101,10 @@ static const struct wl_output_listener output_listener = {output_geometry, outpu
 
 // ---- keyboard ------------------------------------------------------------------------------
 
+static void load_input(CWP_popup *p);
+
 static void key_event(CWP_popup *p, uint32_t key) {
+    load_input(p);
     if (!p->state) return;
     xkb_keycode_t code = key + 8;
     xkb_keysym_t sym = xkb_state_key_get_one_sym(p->state, code);
@@ -129,15 +136,52 @@ static void keyboard_keymap(void *data, struct wl_keyboard *k, uint32_t format, 
     char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (text == MAP_FAILED) return;
-    struct xkb_keymap *keymap =
-        xkb_keymap_new_from_string(p->xkb, text, XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
+    // Compiled when the first key comes or after the first frame, whichever is first: it
+    // costs milliseconds the first frame does not need.
+    free(p->pending_keymap);
+    p->pending_keymap = strndup(text, size);
     munmap(text, size);
-    if (!keymap) return;
-    if (p->state) xkb_state_unref(p->state);
-    if (p->keymap) xkb_keymap_unref(p->keymap);
-    p->keymap = keymap;
-    p->state = xkb_state_new(keymap);
+    if (p->input_loaded) {
+        p->input_loaded = 0;
+        load_input(p);
+    }
 }
+
+// Compiles the keymap the compositor sent last and the locale's compose table, once.
+static void load_input(CWP_popup *p) {
+    if (p->input_loaded || !p->xkb) return;
+    p->input_loaded = 1;
+    if (p->pending_keymap) {
+        struct xkb_keymap *keymap = xkb_keymap_new_from_string(p->xkb, p->pending_keymap, XKB_KEYMAP_FORMAT_TEXT_V1,
+                                                               XKB_KEYMAP_COMPILE_NO_FLAGS);
+        free(p->pending_keymap);
+        p->pending_keymap = NULL;
+        if (keymap) {
+            if (p->state) xkb_state_unref(p->state);
+            if (p->keymap) xkb_keymap_unref(p->keymap);
+            p->keymap = keymap;
+            p->state = xkb_state_new(keymap);
+            if (p->state)
+                xkb_state_update_mask(p->state, p->modifiers[0], p->modifiers[1], p->modifiers[2], 0, 0,
+                                      p->modifiers[3]);
+        }
+    }
+    if (!p->compose) {
+        const char *wanted = getenv("LC_ALL");
+        if (!wanted || !*wanted) wanted = getenv("LC_CTYPE");
+        if (!wanted || !*wanted) wanted = getenv("LANG");
+        if (!wanted || !*wanted) wanted = "C";
+        struct xkb_compose_table *table =
+            xkb_compose_table_new_from_locale(p->xkb, wanted, XKB_COMPOSE_COMPILE_NO_FLAGS);
+        if (table) {
+            p->compose = xkb_compose_state_new(table, XKB_COMPOSE_STATE_NO_FLAGS);
+            xkb_compose_table_unref(table);
+        }
+    }
+}
+
+void CWP_load_input(CWP_popup *p) { load_input(p); }
+
 static void keyboard_enter(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s, struct wl_array *keys) {}
 static void keyboard_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s) {
     ((CWP_popup *)data)->held_key = 0;
@@ -158,6 +202,12 @@ static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uin
 static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t depressed,
                                uint32_t latched, uint32_t locked, uint32_t group) {
     CWP_popup *p = data;
+    // Kept for a keymap not compiled yet (the compositor sends them on focus, before the
+    // first frame).
+    p->modifiers[0] = depressed;
+    p->modifiers[1] = latched;
+    p->modifiers[2] = locked;
+    p->modifiers[3] = group;
     if (p->state) xkb_state_update_mask(p->state, depressed, latched, locked, 0, 0, group);
 }
 static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {
@@ -261,24 +311,11 @@ CWP_popup *CWP_connect(char *error, size_t size) {
         return NULL;
     }
     p->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
-    if (p->xkb) {
-        const char *locale = setlocale(LC_CTYPE, NULL);
-        const char *wanted = getenv("LC_ALL");
-        if (!wanted || !*wanted) wanted = getenv("LC_CTYPE");
-        if (!wanted || !*wanted) wanted = getenv("LANG");
-        if (!wanted || !*wanted) wanted = locale ? locale : "C";
-        struct xkb_compose_table *table =
-            xkb_compose_table_new_from_locale(p->xkb, wanted, XKB_COMPOSE_COMPILE_NO_FLAGS);
-        if (table) {
-            p->compose = xkb_compose_state_new(table, XKB_COMPOSE_STATE_NO_FLAGS);
-            xkb_compose_table_unref(table);
-        }
-    }
     p->registry = wl_display_get_registry(p->display);
     wl_registry_add_listener(p->registry, &registry_listener, p);
-    // The globals, then what they say at once (seat capabilities, output scales), then the
-    // keymap of the keyboard asked for in the second.
-    for (int i = 0; i < 3; i++) {
+    // The globals, then what they say at once (seat capabilities, output scales); the
+    // keymap comes later and is compiled only when needed.
+    for (int i = 0; i < 2; i++) {
         if (wl_display_roundtrip(p->display) < 0) {
             snprintf(error, size, "the Wayland compositor broke the connection: %s", strerror(errno));
             CWP_disconnect(p);
@@ -331,6 +368,7 @@ void CWP_disconnect(CWP_popup *p) {
     if (p->state) xkb_state_unref(p->state);
     if (p->keymap) xkb_keymap_unref(p->keymap);
     if (p->xkb) xkb_context_unref(p->xkb);
+    free(p->pending_keymap);
     free(p);
 }
 
@@ -458,6 +496,7 @@ static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
     b->width = width;
     b->height = height;
     b->busy = 0;
+    b->fresh = 1;
     return 0;
 }
 
@@ -487,6 +526,8 @@ void *CWP_begin_frame(CWP_popup *p, int *width, int *height, int *stride) {
     }
     if (!chosen->proxy && make_buffer(p, chosen, w, h) < 0) return NULL;
     p->drawing = chosen;
+    p->drawing_fresh = chosen->fresh;
+    chosen->fresh = 0;
     *width = w;
     *height = h;
     *stride = w * 4;
@@ -568,3 +609,5 @@ int CWP_repeat_timeout(CWP_popup *p) {
 }
 
 int CWP_is_shown(const CWP_popup *p) { return p->surface != NULL; }
+
+int CWP_frame_is_fresh(const CWP_popup *p) { return p->drawing_fresh; }

@@ -64,10 +64,10 @@ public final class LayerPopup {
         return x < 0 ? nil : (Int(x), Int(y))
     }
 
-    /// Gives `draw` a free buffer (pixels, width, height, stride, in device pixels), then
-    /// shows it.
+    /// Gives `draw` a free buffer (pixels, width, height, stride in device pixels, and
+    /// whether it is new, so all transparent), then shows it.
     public func frame(
-        _ draw: (UnsafeMutableRawPointer, Int, Int, Int) throws -> Void
+        _ draw: (UnsafeMutableRawPointer, Int, Int, Int, Bool) throws -> Void
     ) throws {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -75,7 +75,7 @@ public final class LayerPopup {
         guard let pixels = CWP_begin_frame(handle, &width, &height, &stride) else {
             throw LayerPopupError(String(cString: CWP_error(handle)))
         }
-        try draw(pixels, Int(width), Int(height), Int(stride))
+        try draw(pixels, Int(width), Int(height), Int(stride), CWP_frame_is_fresh(handle) != 0)
         try check(CWP_end_frame(handle))
     }
 
@@ -90,6 +90,10 @@ public final class LayerPopup {
     public func finishPoll(readable: Bool) throws(LayerPopupError) {
         try check(CWP_after_poll(handle, readable ? 1 : 0))
     }
+
+    /// Compiles the keymap and the compose table now: after the first frame, so that neither
+    /// delays it (else they are compiled at the first key).
+    public func loadInput() { CWP_load_input(handle) }
 
     /// Milliseconds until a held key repeats, nil when none is held.
     public var repeatTimeout: Int32? {

@@ -80,6 +80,8 @@ final class WaylandMenuApp {
             try? popup.hide()
             return report(error)
         }
+        // Neither is needed for the first frame: the keymap and compose table, the bus watch.
+        popup.loadInput()
         link.watchDaemon()
         let status = loop(signals)
         // Every way out passes here: the overlay, and with it the keyboard, goes first.
@@ -120,12 +122,13 @@ final class WaylandMenuApp {
     /// Draws the shown level into a new frame.
     func paint() throws {
         guard let screen = session.current else { return }
-        try popup.frame { pixels, width, height, stride in
+        try popup.frame { pixels, width, height, stride, fresh in
             let canvas = try TextCanvas(
                 pixels: pixels, width: width, height: height, stride: stride, scale: popup.size.scale,
                 fontDescription: FontName.pangoDescription(settings.font))
             let painter = self.painter ?? layout(canvas, pointer: pointerOrigin)
             self.painter = painter
+            if !fresh { canvas.clear() }
             painter.paint(
                 screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message,
                 on: canvas)

@@ -14,9 +14,9 @@ struct WaylandPainter {
     /// The settings' colours.
     let colors: WaylandColors
 
-    /// Draws `screen` with `prompt` on the first line (or `message` instead) onto `canvas`.
+    /// Draws `screen` with `prompt` on the first line (or `message` instead) onto `canvas`,
+    /// which is transparent outside the box.
     func paint(_ screen: MenuSession.Screen, prompt: String, message: String?, on canvas: TextCanvas) {
-        canvas.clear()
         let (left, top, width, _) = box
         canvas.fill(x: left, y: top, width: width, height: box.height, color: colors.background)
         let textTop = { (line: Int) in top + line * self.lineHeight + self.padding }

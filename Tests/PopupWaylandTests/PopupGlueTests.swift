@@ -48,8 +48,8 @@ struct PopupGlueTests {
         #expect(popup.isShown)
         let size = popup.size
         #expect(size.width > 0 && size.height > 0 && size.scale == 1, "\(size)")
-        try popup.frame { pixels, width, height, stride in
-            #expect(width == size.width && height == size.height && stride == width * 4)
+        try popup.frame { pixels, width, height, stride, fresh in
+            #expect(width == size.width && height == size.height && stride == width * 4 && fresh)
             memset(pixels, 0, stride * height)
         }
         try popup.hide()

@@ -70,6 +70,8 @@ void CWP_pointer(const CWP_popup *popup, int *x, int *y);
 /// A free buffer of the surface's size times its scale to draw into (ARGB8888, premultiplied):
 /// its pixels, width, height and stride in bytes. NULL on failure.
 void *CWP_begin_frame(CWP_popup *popup, int *width, int *height, int *stride);
+/// 1 when the buffer begun last is new, so still all zeros (transparent): nothing to clear.
+int CWP_frame_is_fresh(const CWP_popup *popup);
 /// Attaches the buffer begun last, damages it whole, and commits. -1 on failure.
 int CWP_end_frame(CWP_popup *popup);
 
@@ -81,6 +83,9 @@ int CWP_before_poll(CWP_popup *popup);
 int CWP_after_poll(CWP_popup *popup, int readable);
 /// Takes the oldest queued event into `event`; 0 when there is none.
 int CWP_next_event(CWP_popup *popup, CWP_event *event);
+/// Compiles the keymap and the compose table now (after the first frame), rather than at
+/// the first key.
+void CWP_load_input(CWP_popup *popup);
 /// Milliseconds until the held key repeats (-1: no key held), for poll()'s timeout.
 int CWP_repeat_timeout(CWP_popup *popup);
 
