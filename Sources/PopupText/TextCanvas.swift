@@ -59,6 +59,13 @@ public final class TextCanvas {
         self.font = font
     }
 
+    /// Starts pango's font map now: pango reads the fontconfig configuration and caches on a
+    /// thread of its own, which then overlaps the caller's round trips to the daemon and the
+    /// compositor instead of delaying the first frame.
+    public static func warmUp() {
+        _ = pango_cairo_font_map_get_default()
+    }
+
     deinit {
         pango_font_description_free(font)
         CPangoCairo_unref(UnsafeMutableRawPointer(layout))

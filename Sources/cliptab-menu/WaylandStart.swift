@@ -2,6 +2,7 @@
 import CliptabContract
 import Glibc
 import MenuModel
+import PopupText
 import PopupWayland
 
 /// The Wayland branch of start-up: the layer-shell popup where the compositor offers it, a
@@ -12,6 +13,8 @@ enum WaylandStart {
     static func run(settings: MenuSettings, table: String?, filter: String, timeout: Int32) -> Int32? {
         let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
         guard let display, !display.isEmpty else { return nil }
+        // Most Wayland sessions get this popup: its fonts load while the rest connects.
+        TextCanvas.warmUp()
         let popup = try? LayerPopup.connect()
         switch MenuFace.choose(
             waylandDisplay: display, connected: popup != nil, layerShell: popup?.hasLayerShell ?? false)
