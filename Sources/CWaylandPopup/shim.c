@@ -261,6 +261,19 @@ static const struct wl_pointer_listener pointer_listener = {
 static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabilities) {
     CWP_popup *p = data;
     p->capabilities = capabilities;
+    // A keyboard or pointer that went away makes its proxy inert (wlroots): let it go, and
+    // take a new one when the seat has one again (a keyboard plugged in, a virtual one).
+    if (!(capabilities & WL_SEAT_CAPABILITY_KEYBOARD) && p->keyboard) {
+        if (wl_keyboard_get_version(p->keyboard) >= 3) wl_keyboard_release(p->keyboard);
+        else wl_keyboard_destroy(p->keyboard);
+        p->keyboard = NULL;
+        p->held_key = 0;
+    }
+    if (!(capabilities & WL_SEAT_CAPABILITY_POINTER) && p->pointer) {
+        if (wl_pointer_get_version(p->pointer) >= 3) wl_pointer_release(p->pointer);
+        else wl_pointer_destroy(p->pointer);
+        p->pointer = NULL;
+    }
     if ((capabilities & WL_SEAT_CAPABILITY_KEYBOARD) && !p->keyboard) {
         p->keyboard = wl_seat_get_keyboard(seat);
         wl_keyboard_add_listener(p->keyboard, &keyboard_listener, p);

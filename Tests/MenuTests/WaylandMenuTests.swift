@@ -24,8 +24,8 @@ struct WaylandMenuTests {
         let bus: PrivateBus
         let daemon: ChildProcess
 
-        init() throws {
-            sway = try HeadlessSway()
+        init(swayConfiguration: [String] = []) throws {
+            sway = try HeadlessSway(extraConfiguration: swayConfiguration)
             bus = try sway.startBus()
             let config = sway.homeDirectory + "/.config/cliptab"
             let written = try sway.run(
@@ -85,13 +85,17 @@ struct WaylandMenuTests {
             }
         }
 
-        /// Types `text`, then presses `keys`, with one virtual keyboard; the menu's status.
-        func type(_ text: String, keys: [String], into menu: ChildProcess) throws -> Termination? {
+        /// Types `text`, then presses `keys`, with one virtual keyboard; the menu's status
+        /// (nil and still open when `ends` is false).
+        func type(_ text: String, keys: [String], into menu: ChildProcess, ends: Bool = true) throws
+            -> Termination?
+        {
             // The pause lets the popup bind the new keyboard and take its keymap.
             let typed = try sway.run(
                 "wtype",
                 ["-s", "300"] + (text.isEmpty ? [] : [text, "-s", "100"]) + keys.flatMap { ["-k", $0] })
             guard typed.termination == .exited(0) else { throw FixtureError("wtype: \(typed.errorText)") }
+            guard ends else { return menu.isRunning ? nil : menu.waitForExit(timeoutMilliseconds: 1000) }
             let ended = menu.waitForExit(timeoutMilliseconds: 20_000)
             if ended == nil { menu.terminate(graceMilliseconds: 1000) }
             return ended
@@ -173,5 +177,29 @@ struct WaylandMenuTests {
         let short = try shaped("t")
         let big = try shaped("big")
         #expect(big < short + 4096, "short table \(short) bytes shaped, 10 MB row \(big)")
+    }
+
+    /// Tab opens the row's actions, filtered like rows; "copy" puts the row on the clipboard.
+    @Test func actionsLevelCopies() throws {
+        let session = try Session()
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("gam", keys: ["Tab"], into: menu, ends: false) == nil)
+        #expect(try session.type("copy", keys: ["Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "gamma")
+    }
+
+    /// On an output of scale 2 the box is drawn with twice the pixels (HiDPI from the
+    /// output's scale), and it still works.
+    @Test func outputScaleDoublesThePixels() throws {
+        let plain = try Session()
+        let (first, single) = try plain.open(["t"])
+        #expect(try plain.type("", keys: ["Escape"], into: first) == .exited(1))
+        let scaled = try Session(swayConfiguration: ["output * scale 2"])
+        let (second, double) = try scaled.open(["t"])
+        #expect(try scaled.type("beta", keys: ["Return"], into: second) == .exited(0))
+        #expect(try scaled.clipboard() == "beta two")
+        let one = try #require(single.bounds(of: Self.background))
+        let two = try #require(double.bounds(of: Self.background))
+        #expect(abs(two.width - 2 * one.width) <= 4 && abs(two.height - 2 * one.height) <= 4, "\(one) \(two)")
     }
 }
