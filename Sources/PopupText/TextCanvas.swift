@@ -44,7 +44,12 @@ public final class TextCanvas {
         pango_layout_set_font_description(layout, font)
         pango_layout_set_single_paragraph_mode(layout, 1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        let metrics = pango_context_get_metrics(pango_layout_get_context(layout), font, nil)
+        pango_cairo_update_layout(context, layout)
+        // Metrics in logical pixels come from a context without the scale: the layout's own
+        // context answers in other units once the scale is in its matrix.
+        let plain = pango_font_map_create_context(pango_cairo_font_map_get_default())
+        let metrics = pango_context_get_metrics(plain ?? pango_layout_get_context(layout), font, nil)
+        if let plain { CPangoCairo_unref(UnsafeMutableRawPointer(plain)) }
         let unit = Double(CPangoCairo_scale())
         let ascent = Double(pango_font_metrics_get_ascent(metrics)) / unit
         let descent = Double(pango_font_metrics_get_descent(metrics)) / unit
