@@ -28,6 +28,15 @@ let package = Package(
         // committed: protocols/regenerate remakes it) and the requests marshalled in C.
         .target(
             name: "CWayland", exclude: ["protocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+        // The Wayland popup: libwayland-client with the layer-shell protocol's glue (committed,
+        // protocols/regenerate remakes it), shm buffers, and the keys through libxkbcommon.
+        .target(
+            name: "CWaylandPopup", exclude: ["protocols"],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+        // The popups' text: pango (shaping, fallback per character, right to left) over cairo.
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
@@ -35,6 +44,8 @@ let package = Package(
         .target(name: "X11Selection", dependencies: ["CX11"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),
+        .target(name: "PopupWayland", dependencies: ["CWaylandPopup"]),
+        .target(name: "PopupText", dependencies: ["CPangoCairo"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
@@ -86,7 +97,9 @@ let package = Package(
         // millisecond before its first frame shows.
         .executableTarget(
             name: "cliptab-menu",
-            dependencies: ["CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow"],
+            dependencies: [
+                "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow", "PopupWayland", "PopupText",
+            ],
             linkerSettings: [
                 .unsafeFlags(
                     [
@@ -139,6 +152,8 @@ let package = Package(
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
         .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
+        .testTarget(name: "PopupTextTests", dependencies: ["PopupText", "TestSupport"]),
+        .testTarget(name: "PopupWaylandTests", dependencies: ["PopupWayland", "Posix", "TestSupport"]),
         .testTarget(
             name: "MenuTests",
             dependencies: [

@@ -54,6 +54,10 @@ if let path = SettingsFile.path(given: configPath), let text = SettingsFile.read
     printError("cliptab-menu: cannot read \(configPath)\n")
     exit(MenuExit.usage)
 }
+// Wayland: the layer-shell popup, or a refusal where no popup could take the keyboard.
+if let status = WaylandStart.run(settings: settings, table: table, filter: filter, timeout: timeout) {
+    exit(status)
+}
 do {
     let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
     exit(MenuApp(link: link, settings: settings).run(table: table, filter: filter))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 import Glibc
 
 /// `cliptab menu [TABLE]`: the desktop popup, drawn by `cliptab-menu`.
@@ -33,6 +34,14 @@ struct MenuCommand: CLICommand {
 
     /// Replaces this process with `cliptab-menu`, found beside this executable or on `PATH`.
     func run(_ context: CommandContext) throws {
+        // GNOME Wayland gives no popup the keyboard: said here, where --notify can show it
+        // (cliptab-menu also refuses any other compositor without layer-shell).
+        if Self.isGnomeWayland(
+            waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) },
+            currentDesktop: getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) })
+        {
+            throw CLIFailure.unsupported(MenuRefusal.message)
+        }
         var arguments = ["cliptab-menu", "--timeout", String(context.options.timeoutMilliseconds)]
         if let filter { arguments += ["--filter", filter] }
         if let table { arguments += ["--", table] }
@@ -44,6 +53,13 @@ struct MenuCommand: CLICommand {
         let reason = String(cString: strerror(errno))
         throw CLIFailure.local(
             "cannot run \(program): \(reason); install it beside cliptab (.ci/install does)")
+    }
+
+    /// Whether the session is GNOME on Wayland: `WAYLAND_DISPLAY` is set and one of the
+    /// colon-separated names of `XDG_CURRENT_DESKTOP` is GNOME.
+    static func isGnomeWayland(waylandDisplay: String?, currentDesktop: String?) -> Bool {
+        guard let waylandDisplay, !waylandDisplay.isEmpty, let currentDesktop else { return false }
+        return currentDesktop.split(separator: ":").contains { $0.uppercased() == "GNOME" }
     }
 
     /// The directory of the running executable (`/proc/self/exe`).

@@ -30,12 +30,15 @@ enum CLIFailure: Error {
     /// The user chose nothing (Escape in a launcher): exit 1 with this message, and no
     /// notification, since the user already knows.
     case cancelled(String)
+    /// This desktop cannot do what was asked (a popup on GNOME Wayland): exit 69 with this
+    /// message, which says what to use instead.
+    case unsupported(String)
 
     /// The exit status.
     var exitStatus: Int32 {
         switch self {
         case .refused, .local, .reported, .cancelled: return ExitStatus.failure
-        case .unreachable: return ExitStatus.unavailable
+        case .unreachable, .unsupported: return ExitStatus.unavailable
         case .outputClosed: return ExitStatus.success
         }
     }
@@ -45,7 +48,7 @@ enum CLIFailure: Error {
     var isNotified: Bool {
         switch self {
         case .outputClosed, .cancelled: return false
-        case .refused, .local, .unreachable, .reported: return true
+        case .refused, .local, .unreachable, .reported, .unsupported: return true
         }
     }
 
@@ -62,7 +65,7 @@ enum CLIFailure: Error {
     var report: String {
         switch self {
         case .refused(let error): return "cliptab: \(error.message) (\(error.name))\n"
-        case .local(let message), .reported(let message), .cancelled(let message):
+        case .local(let message), .reported(let message), .cancelled(let message), .unsupported(let message):
             return "cliptab: \(message)\n"
         case .unreachable(let message): return message
         case .outputClosed: return ""

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The Wayland side of cliptab-menu's layer-shell popup, for the PopupWayland module, which
+// alone imports this: the connection and its globals (compositor, shm, seat, outputs,
+// zwlr_layer_shell_v1), one full-output overlay surface with the keyboard held exclusively,
+// wl_shm buffers to draw into, and the seat's keys read through libxkbcommon (the keymap the
+// compositor sends, the locale's compose table). Listeners and requests live in C because
+// libwayland's marshaller is variadic; what the popup needs comes out as a queue of plain
+// events. Every call that can fail returns -1 or NULL and leaves its reason in `error`.
+#ifndef CWAYLANDPOPUP_H
+#define CWAYLANDPOPUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// The connection and everything made on it (opaque).
+typedef struct CWP_popup CWP_popup;
+
+/// What an event is.
+typedef enum CWP_event_kind {
+    /// A key was pressed (or repeated): `keysym`, `text` (UTF-8, maybe empty), `control`.
+    CWP_EVENT_KEY = 1,
+    /// The pointer entered the surface or moved on it: `x`, `y` in surface pixels (logical).
+    CWP_EVENT_MOTION = 2,
+    /// A pointer button was pressed: `button` (1 left, 2 middle, 3 right) at `x`, `y`.
+    CWP_EVENT_BUTTON = 3,
+    /// A wheel step: `axis` -1 up, 1 down, at `x`, `y`.
+    CWP_EVENT_SCROLL = 4,
+    /// The surface must be drawn again (a new size or scale).
+    CWP_EVENT_REDRAW = 5,
+    /// The compositor closed the surface.
+    CWP_EVENT_CLOSED = 6,
+} CWP_event_kind;
+
+/// One event of the queue.
+typedef struct CWP_event {
+    CWP_event_kind kind;
+    uint32_t keysym;
+    int control;
+    char text[64];
+    int32_t x, y;
+    int button;
+    int axis;
+} CWP_event;
+
+/// Connects to the compositor (WAYLAND_DISPLAY) and reads its globals; NULL when it cannot,
+/// with the reason in `error`.
+CWP_popup *CWP_connect(char *error, size_t size);
+/// Ends everything: surface, buffers, keyboard, connection.
+void CWP_disconnect(CWP_popup *popup);
+/// The reason of the last failure.
+const char *CWP_error(const CWP_popup *popup);
+/// 1 when the compositor offers zwlr_layer_shell_v1.
+int CWP_has_layer_shell(const CWP_popup *popup);
+/// 1 when the seat has a keyboard.
+int CWP_has_keyboard(const CWP_popup *popup);
+
+/// Makes the overlay surface over the whole focused output, with the keyboard held
+/// exclusively, and waits for its first configure. -1 on failure.
+int CWP_show(CWP_popup *popup, const char *name_space);
+/// Destroys the surface (giving the keyboard back) and waits until the compositor has
+/// handled that. Harmless when nothing is shown.
+int CWP_hide(CWP_popup *popup);
+/// 1 while the surface exists.
+int CWP_is_shown(const CWP_popup *popup);
+/// The surface's size in logical pixels, and the scale of its output.
+void CWP_size(const CWP_popup *popup, int *width, int *height, int *scale);
+/// Where the pointer was when it entered the surface, or -1 when it has not.
+void CWP_pointer(const CWP_popup *popup, int *x, int *y);
+
+/// A free buffer of the surface's size times its scale to draw into (ARGB8888, premultiplied):
+/// its pixels, width, height and stride in bytes. NULL on failure.
+void *CWP_begin_frame(CWP_popup *popup, int *width, int *height, int *stride);
+/// 1 when the buffer begun last is new, so still all zeros (transparent): nothing to clear.
+int CWP_frame_is_fresh(const CWP_popup *popup);
+/// Attaches the buffer begun last, damages it whole, and commits. -1 on failure.
+int CWP_end_frame(CWP_popup *popup);
+
+/// Before poll(): dispatches what is queued, prepares to read and flushes. Returns the
+/// descriptor to poll for reading, or -1 when the connection failed.
+int CWP_before_poll(CWP_popup *popup);
+/// After poll(): reads (when `readable`) or cancels the read, then dispatches. -1 when the
+/// connection failed.
+int CWP_after_poll(CWP_popup *popup, int readable);
+/// Takes the oldest queued event into `event`; 0 when there is none.
+int CWP_next_event(CWP_popup *popup, CWP_event *event);
+/// Compiles the keymap and the compose table now (after the first frame), rather than at
+/// the first key.
+void CWP_load_input(CWP_popup *popup);
+/// Milliseconds until the held key repeats (-1: no key held), for poll()'s timeout.
+int CWP_repeat_timeout(CWP_popup *popup);
+
+#endif

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+import CPangoCairo
+
+/// Drawing into pixels the caller owns (ARGB32, premultiplied, as `wl_shm`'s ARGB8888):
+/// rectangles, and lines of text shaped by pango (font fallback per character, right-to-left
+/// runs) and cut to a width with an ellipsis.
+///
+/// Coordinates are logical pixels; `scale` maps them to the pixels of the memory. Owns the
+/// cairo surface and context over the memory, and one pango layout.
+public final class TextCanvas {
+    private let surface: OpaquePointer
+    private let context: OpaquePointer
+    private let layout: OpaquePointer
+    private let font: OpaquePointer
+    /// The font's line height, ascent and average character width in logical pixels.
+    public let lineHeight: Int, ascent: Int, characterWidth: Int
+    /// UTF-8 bytes handed to pango so far: what the text cost to shape.
+    public private(set) var shapedBytes = 0
+
+    /// A canvas over `pixels` (`width` × `height` device pixels, `stride` bytes a row), drawing
+    /// with the pango font `fontDescription` at `scale` device pixels per logical pixel.
+    public init(
+        pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, scale: Int,
+        fontDescription: String
+    ) throws(TextError) {
+        let surface = cairo_image_surface_create_for_data(
+            pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
+            Int32(stride))
+        guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            throw TextError("cairo cannot draw into a \(width)×\(height) buffer")
+        }
+        guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw TextError("cairo cannot make a drawing context")
+        }
+        cairo_scale(context, Double(scale), Double(scale))
+        guard let layout = pango_cairo_create_layout(context),
+            let font = pango_font_description_from_string(fontDescription)
+        else {
+            cairo_destroy(context)
+            cairo_surface_destroy(surface)
+            throw TextError("pango cannot lay out text in \"\(fontDescription)\"")
+        }
+        pango_layout_set_font_description(layout, font)
+        pango_layout_set_single_paragraph_mode(layout, 1)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        pango_cairo_update_layout(context, layout)
+        // Metrics in logical pixels come from a context without the scale: the layout's own
+        // context answers in other units once the scale is in its matrix.
+        let plain = pango_font_map_create_context(pango_cairo_font_map_get_default())
+        let metrics = pango_context_get_metrics(plain ?? pango_layout_get_context(layout), font, nil)
+        if let plain { CPangoCairo_unref(UnsafeMutableRawPointer(plain)) }
+        let unit = Double(CPangoCairo_scale())
+        let ascent = Double(pango_font_metrics_get_ascent(metrics)) / unit
+        let descent = Double(pango_font_metrics_get_descent(metrics)) / unit
+        characterWidth = max(
+            1, Int((Double(pango_font_metrics_get_approximate_char_width(metrics)) / unit).rounded()))
+        pango_font_metrics_unref(metrics)
+        self.ascent = Int(ascent.rounded(.up))
+        lineHeight = Int((ascent + descent).rounded(.up))
+        self.surface = surface
+        self.context = context
+        self.layout = layout
+        self.font = font
+    }
+
+    /// Starts pango's font map now: pango reads the fontconfig configuration and caches on a
+    /// thread of its own, which then overlaps the caller's round trips to the daemon and the
+    /// compositor instead of delaying the first frame.
+    public static func warmUp() {
+        _ = pango_cairo_font_map_get_default()
+    }
+
+    deinit {
+        pango_font_description_free(font)
+        CPangoCairo_unref(UnsafeMutableRawPointer(layout))
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Makes everything transparent.
+    public func clear() {
+        cairo_save(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
+        cairo_restore(context)
+    }
+
+    /// Fills a rectangle with `color`, opaque.
+    public func fill(x: Int, y: Int, width: Int, height: Int, color: TextColor) {
+        cairo_set_source_rgb(context, color.red, color.green, color.blue)
+        cairo_rectangle(context, Double(x), Double(y), Double(width), Double(height))
+        cairo_fill(context)
+    }
+
+    /// Draws `text` as one line with its top at `y`, cut with "…" to `width` (nil: not cut);
+    /// returns the width it took.
+    @discardableResult
+    public func text(_ text: String, x: Int, y: Int, width: Int?, color: TextColor) -> Int {
+        set(text, width: width)
+        cairo_set_source_rgb(context, color.red, color.green, color.blue)
+        cairo_move_to(context, Double(x), Double(y))
+        pango_cairo_show_layout(context, layout)
+        return measured()
+    }
+
+    /// The width `text` takes as one line, uncut.
+    public func width(of text: String) -> Int {
+        set(text, width: nil)
+        return measured()
+    }
+
+    /// Puts `text` in the layout: cut first to what `width` can show (so that a row of
+    /// megabytes costs what a screenful costs), then ellipsized by pango to the exact width.
+    private func set(_ text: String, width: Int?) {
+        var shown = Substring(text)
+        if let width {
+            // No character is narrower than a quarter of the average one in any font the
+            // fallback picks for a line (combining marks add no width but ride on a base).
+            shown = TextCut.prefix(text, characters: 4 * (width / characterWidth + 2)).text
+            pango_layout_set_width(layout, Int32(clamping: max(0, width) * Int(CPangoCairo_scale())))
+        } else {
+            pango_layout_set_width(layout, -1)
+        }
+        var bytes = String(shown)
+        bytes.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                pango_layout_set_text(layout, $0.baseAddress, Int32(clamping: $0.count))
+            }
+        }
+        shapedBytes += bytes.utf8.count
+    }
+
+    private func measured() -> Int {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        pango_layout_get_pixel_size(layout, &width, &height)
+        return Int(width)
+    }
+}

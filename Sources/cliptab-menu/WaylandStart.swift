@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import Glibc
+import MenuModel
+import PopupText
+import PopupWayland
+
+/// The Wayland branch of start-up: the layer-shell popup where the compositor offers it, a
+/// one-line refusal where it does not, and nothing (the X11 popup) outside Wayland.
+enum WaylandStart {
+    /// Runs the menu on Wayland and returns its exit status, or nil when this session gets
+    /// the X11 popup.
+    static func run(settings: MenuSettings, table: String?, filter: String, timeout: Int32) -> Int32? {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
+        guard let display, !display.isEmpty else { return nil }
+        // Most Wayland sessions get this popup: its fonts load while the rest connects.
+        TextCanvas.warmUp()
+        let popup = try? LayerPopup.connect()
+        switch MenuFace.choose(
+            waylandDisplay: display, connected: popup != nil, layerShell: popup?.hasLayerShell ?? false)
+        {
+        case .x11:
+            return nil
+        case .refused:
+            printError("cliptab \(MenuRefusal.message)\n")
+            return MenuExit.unavailable
+        case .layerShell:
+            guard let popup else { return nil }
+            do {
+                let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
+                return WaylandMenuApp(link: link, settings: settings, popup: popup).run(
+                    table: table, filter: filter)
+            } catch {
+                printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
+                return MenuExit.unavailable
+            }
+        }
+    }
+}

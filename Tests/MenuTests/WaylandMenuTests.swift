@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: MIT
+import Foundation
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// `cliptab menu` on a headless sway, through the layer-shell popup.
+///
+/// Keys come from `wtype` (one virtual keyboard per run, as the seat has none of its own);
+/// cliptabd on the session's bus owns the clipboard through data-control; `wl-paste` and
+/// `grim` are on the other side. The whole session runs as the test desktop's user (sway
+/// refuses root).
+@Suite(.serialized)
+struct WaylandMenuTests {
+    /// The colours of the default [menu] settings.
+    static let background: UInt32 = 0x20242b
+    static let selectedBackground: UInt32 = 0x3b6ea8
+
+    /// A sway session with its bus, a cliptabd with table "t" (alpha, beta two, gamma), and
+    /// `[menu] enter = copy` (pasting needs a focused window the test does not have).
+    final class Session {
+        let sway: HeadlessSway
+        let bus: PrivateBus
+        let daemon: ChildProcess
+
+        init(swayConfiguration: [String] = []) throws {
+            sway = try HeadlessSway(extraConfiguration: swayConfiguration)
+            bus = try sway.startBus()
+            let config = sway.homeDirectory + "/.config/cliptab"
+            let written = try sway.run(
+                "sh", ["-c", "mkdir -p \(config) && cat > \(config)/cliptab.conf"],
+                input: Array("[menu]\nenter = copy\n".utf8))
+            guard written.termination == .exited(0) else {
+                throw FixtureError("config: \(written.errorText)")
+            }
+            daemon = try sway.spawn(
+                BuiltProducts.path(of: "cliptabd"), environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address],
+                stdout: .null, stderr: .null)
+            let deadline = MonotonicClock.milliseconds() + 20_000
+            while try cliptab(["create", "t"]).termination != .exited(0) {
+                guard MonotonicClock.milliseconds() < deadline else {
+                    throw FixtureError("cliptabd did not answer on the session's bus")
+                }
+                usleep(20_000)
+            }
+            for text in ["alpha", "beta two", "gamma"] {
+                let added = try cliptab(["add", "t", text])
+                guard added.termination == .exited(0) else { throw FixtureError("add: \(added.errorText)") }
+            }
+        }
+
+        deinit { daemon.terminate(graceMilliseconds: 2000) }
+
+        /// Runs the built cliptab in the session.
+        func cliptab(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+            try sway.run(
+                BuiltProducts.path(of: "cliptab"), arguments,
+                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address].merging(environment) { $1 })
+        }
+
+        /// The output as grim captures it.
+        func screen() throws -> PortablePixmap {
+            let shot = try sway.run("grim", ["-t", "ppm", "-"])
+            guard shot.termination == .exited(0) else { throw FixtureError("grim: \(shot.errorText)") }
+            return try PortablePixmap(shot.standardOutput)
+        }
+
+        /// Starts `cliptab menu ARGUMENTS` and waits until the popup has painted its box.
+        func open(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+            ChildProcess, PortablePixmap
+        ) {
+            let menu = try sway.spawn(
+                BuiltProducts.path(of: "cliptab"), ["menu"] + arguments,
+                environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address].merging(environment) { $1 })
+            let deadline = MonotonicClock.milliseconds() + 20_000
+            while true {
+                let shot = try screen()
+                if shot.bounds(of: WaylandMenuTests.background) != nil { return (menu, shot) }
+                guard MonotonicClock.milliseconds() < deadline, menu.isRunning else {
+                    menu.terminate(graceMilliseconds: 1000)
+                    throw FixtureError("the menu painted nothing in 20 s (or it ended): \(menu.isRunning)")
+                }
+                usleep(20_000)
+            }
+        }
+
+        /// Types `text`, then presses `keys`, with one virtual keyboard; the menu's status
+        /// (nil and still open when `ends` is false).
+        func type(_ text: String, keys: [String], into menu: ChildProcess, ends: Bool = true) throws
+            -> Termination?
+        {
+            // The pause lets the popup bind the new keyboard and take its keymap.
+            let typed = try sway.run(
+                "wtype",
+                ["-s", "300"] + (text.isEmpty ? [] : [text, "-s", "100"]) + keys.flatMap { ["-k", $0] })
+            guard typed.termination == .exited(0) else { throw FixtureError("wtype: \(typed.errorText)") }
+            guard ends else { return menu.isRunning ? nil : menu.waitForExit(timeoutMilliseconds: 1000) }
+            let ended = menu.waitForExit(timeoutMilliseconds: 20_000)
+            if ended == nil { menu.terminate(graceMilliseconds: 1000) }
+            return ended
+        }
+
+        /// What `wl-paste` reads now.
+        func clipboard() throws -> String {
+            try sway.paste().outputText
+        }
+
+        /// The keyboard is free: a second popup opens, gets Escape and closes with status 1.
+        func keyboardIsFree() throws -> Bool {
+            let (menu, _) = try open(["t"])
+            return try type("", keys: ["Escape"], into: menu) == .exited(1)
+        }
+    }
+
+    /// Filter, Enter: the chosen row is on the clipboard; the popup drew its box with the
+    /// prompt and the chosen row (screenshot), and left the keyboard free.
+    @Test func filterAndEnterCopiesTheRow() throws {
+        let session = try Session()
+        let (menu, shot) = try session.open(["t"])
+        let box = try #require(shot.bounds(of: Self.background))
+        #expect(box.width > 200 && box.height > 60, "box \(box)")
+        // The prompt line ("t › ") is drawn on the background: its pixels differ from it.
+        let promptInk = shot.count(
+            notMatching: Self.background, x: box.x, y: box.y, width: box.width / 4, height: 14)
+        #expect(promptInk > 10, "prompt pixels \(promptInk)")
+        // The first row is chosen, under the prompt.
+        let chosen = try #require(shot.bounds(of: Self.selectedBackground))
+        #expect(chosen.y > box.y && chosen.y < box.y + box.height / 2 && chosen.width == box.width)
+        // Outside the box the overlay is transparent: the desktop's own pixels show.
+        #expect(shot.pixel(0, 0) != Self.background)
+        let status = try session.type("beta", keys: ["Return"], into: menu)
+        #expect(status == .exited(0))
+        #expect(try session.clipboard() == "beta two")
+        #expect(try session.keyboardIsFree())
+    }
+
+    /// Escape changes neither the table nor the clipboard, and frees the keyboard.
+    @Test func escapeChangesNothing() throws {
+        let session = try Session()
+        _ = try session.sway.copy(Array("before".utf8))
+        let table = try session.cliptab(["show", "t"]).outputText
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("al", keys: ["Down", "Escape"], into: menu) == .exited(1))
+        #expect(try session.clipboard() == "before")
+        #expect(try session.cliptab(["show", "t"]).outputText == table)
+        #expect(try session.keyboardIsFree())
+    }
+
+    /// SIGTERM closes the popup with its status and the keyboard comes back.
+    @Test func terminatedMenuFreesTheKeyboard() throws {
+        let session = try Session()
+        let (menu, _) = try session.open(["t"])
+        kill(menu.pid, SIGTERM)
+        #expect(menu.waitForExit(timeoutMilliseconds: 20_000) == .exited(143))
+        #expect(try session.keyboardIsFree())
+    }
+
+    /// A 10 MB single-line row costs the renderer what a short row costs: the text is cut
+    /// before pango shapes it (bytes counted, not time).
+    @Test func longRowIsCutBeforeShaping() throws {
+        let session = try Session()
+        let statistics = session.sway.homeDirectory + "/statistics"
+        func shaped(_ table: String) throws -> Int {
+            let (menu, _) = try session.open([table], environment: ["CLIPTAB_MENU_STATISTICS": statistics])
+            #expect(try session.type("", keys: ["Escape"], into: menu) == .exited(1))
+            let text = try String(contentsOfFile: statistics, encoding: .utf8)
+            let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("shaped_bytes ") })
+            return try #require(Int(line.dropFirst("shaped_bytes ".count)))
+        }
+        #expect(try session.cliptab(["create", "big"]).termination == .exited(0))
+        let long = String(repeating: "0123456789", count: 1_000_000)
+        let added = try session.sway.run(
+            BuiltProducts.path(of: "cliptab"), ["add", "big", "-"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address], input: Array(long.utf8))
+        #expect(added.termination == .exited(0), "\(added.errorText)")
+        let short = try shaped("t")
+        let big = try shaped("big")
+        #expect(big < short + 4096, "short table \(short) bytes shaped, 10 MB row \(big)")
+    }
+
+    /// Tab opens the row's actions, filtered like rows; "copy" puts the row on the clipboard.
+    @Test func actionsLevelCopies() throws {
+        let session = try Session()
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("gam", keys: ["Tab"], into: menu, ends: false) == nil)
+        #expect(try session.type("copy", keys: ["Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "gamma")
+    }
+
+    /// On an output of scale 2 the box is drawn with twice the pixels (HiDPI from the
+    /// output's scale), and it still works.
+    @Test func outputScaleDoublesThePixels() throws {
+        let plain = try Session()
+        let (first, single) = try plain.open(["t"])
+        #expect(try plain.type("", keys: ["Escape"], into: first) == .exited(1))
+        let scaled = try Session(swayConfiguration: ["output * scale 2"])
+        let (second, double) = try scaled.open(["t"])
+        #expect(try scaled.type("beta", keys: ["Return"], into: second) == .exited(0))
+        #expect(try scaled.clipboard() == "beta two")
+        let one = try #require(single.bounds(of: Self.background))
+        let two = try #require(double.bounds(of: Self.background))
+        #expect(abs(two.width - 2 * one.width) <= 4 && abs(two.height - 2 * one.height) <= 4, "\(one) \(two)")
+    }
+}
