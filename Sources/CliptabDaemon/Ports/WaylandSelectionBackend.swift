@@ -200,20 +200,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
         ) { [settings] result in
             completion(
                 result.mapError { Self.readError($0, name, timeout: settings.readTimeoutMilliseconds) }
-                    .flatMap {
-                        read in
-                        if let offset = read.bytes.firstIndex(of: 0) {
-                            return .failure(
-                                CliptabError(
-                                    .invalidArgument,
-                                    "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
-                                        + "and D-Bus cannot carry"))
-                        }
-                        return .success(
-                            ClipboardText(
-                                text: String(decoding: read.bytes, as: UTF8.self),
-                                isMarkedSecret: read.markedSecret))
-                    })
+                    .flatMap { ClipboardText.decoding($0.bytes, isMarkedSecret: $0.markedSecret) })
         }
     }
 

@@ -195,20 +195,8 @@ public final class X11SelectionBackend: SelectionBackend {
         ) {
             result in
             completion(
-                result.mapError { Self.readError($0, timeout: timeout) }.flatMap { read in
-                    // D-Bus strings and cells cannot hold NUL: say so by name rather than
-                    // fail later, generically, when the text is sent or stored.
-                    if let offset = read.bytes.firstIndex(of: 0) {
-                        return .failure(
-                            CliptabError(
-                                .invalidArgument,
-                                "the clipboard text holds NUL bytes at offset \(offset), which a cell cannot store "
-                                    + "and D-Bus cannot carry"))
-                    }
-                    return .success(
-                        ClipboardText(
-                            text: String(decoding: read.bytes, as: UTF8.self),
-                            isMarkedSecret: read.markedSecret))
+                result.mapError { Self.readError($0, timeout: timeout) }.flatMap {
+                    ClipboardText.decoding($0.bytes, isMarkedSecret: $0.markedSecret)
                 })
         }
     }
