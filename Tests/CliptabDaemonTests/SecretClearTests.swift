@@ -35,14 +35,23 @@ struct SecretClearTests {
     /// secret's PRIMARY copy is cleared.
     @Test func secretTakenOverIsClearedAndOtherTextsStay() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[clipboard]\nsecret_clear_ms = 4000\nselections = clipboard primary\n")
-        // The take-over must come before the deadline: 4 s leaves room on a loaded machine.
+            config: "[clipboard]\nsecret_clear_ms = 6000\nselections = clipboard primary\n")
+        // The take-over must come before the deadline: 6 s leave room on a loaded machine.
         try desk.call("Copy", [s("s"), i(0), i(0)])
         // A manager that ignores the hint: reads the text, then owns it itself.
         _ = try desk.start(
             "sh", ["-c", "xclip -selection clipboard -o | xclip -quiet -selection clipboard -i"])
         // xclip answers every target with its text, the hint's too: only ours says `secret`.
-        try waitFor("the take-over") { try desk.clipboardHint() != "secret" && desk.clipboard() == "hunter2" }
+        // Seen in the owner's TARGETS (a failed read of the hint alone would look the same).
+        let copied = MonotonicClock.milliseconds()
+        try waitFor("the take-over") {
+            let targets = try desk.run("xclip", ["-selection", "clipboard", "-t", "TARGETS", "-o"])
+            let text = try desk.clipboard()
+            return targets.termination == .exited(0) && targets.outputText.contains("UTF8_STRING")
+                && !targets.outputText.contains("x-kde-passwordManagerHint") && text == "hunter2"
+        }
+        try #require(
+            MonotonicClock.milliseconds() - copied < 6000, "the take-over came after the secret's deadline")
         try waitFor("the taken-over secret to be cleared", milliseconds: 10_000) {
             try desk.clipboard() == nil
         }
