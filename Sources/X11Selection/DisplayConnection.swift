@@ -338,6 +338,14 @@ final class DisplayConnection {
         return XPending(handle)
     }
 
+    /// How many events Xlib has already read into its queue, without reading or flushing:
+    /// a round trip (an owner query, a timestamp) reads whatever arrived before its reply,
+    /// and poll cannot see those events.
+    func queuedEventCount() -> Int32 {
+        guard !isBroken else { return 0 }
+        return XQLength(handle)
+    }
+
     /// Removes the next queued event; call only when `pendingEventCount() > 0`.
     func nextEvent() -> ServerEvent {
         guard !isBroken else { return .other }

@@ -150,8 +150,10 @@ public final class SelectionService {
     /// inactivity timeout or a read timeout), or nil when nothing is timed.
     public func nextDeadline() -> UInt64? {
         if connection.isBroken { return nil }
-        // Events already read into Xlib's queue do not make the socket readable.
-        if !deferredEvents.isEmpty || eventsLeftQueued { return 0 }
+        // Events already read into Xlib's queue do not make the socket readable: left over
+        // by the budget, or read by a round trip made after the last `processEvents` (the
+        // daemon's policy starts reads and takes ownerships after handling the events).
+        if !deferredEvents.isEmpty || eventsLeftQueued || connection.queuedEventCount() > 0 { return 0 }
         return [writer.nextDeadline, reader.nextDeadline].compactMap { $0 }.min()
     }
 

@@ -47,6 +47,49 @@ struct ReadingTests {
         }
     }
 
+    /// An owner's answer that a later round trip read into Xlib's queue (here the owner
+    /// query of a second read, as the daemon's secret clear makes one after starting a
+    /// read) asks for the next turn at once: poll cannot see it, and the read would
+    /// otherwise wait for its timeout.
+    @Test func answerQueuedByARoundTripIsHandledAtOnce() throws {
+        let harness = try Harness()
+        let process = try harness.startOwner(
+            ["xclip", "-quiet", "-i", "-selection", "clipboard"], text: Sample.ascii)
+        defer { process.terminate(graceMilliseconds: 1000) }
+        var result: Result<[UInt8], SelectionReadError>?
+        harness.service.readText(.clipboard, timeoutMilliseconds: 20_000, maxBytes: 1 << 20) { result = $0 }
+        // Owner queries (round trips, as a second read makes) until one of them has read
+        // xclip's answer into the queue; between them, wait for the socket a little.
+        var fds = [pollfd(fd: harness.service.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        var queries = 0
+        while harness.service.nextDeadline() != 0 && queries < 200 {
+            fds[0].revents = 0
+            _ = poll(&fds, 1, 50)
+            var primary: Result<[UInt8], SelectionReadError>?
+            harness.service.readText(.primary, timeoutMilliseconds: 20_000, maxBytes: 1 << 20) {
+                primary = $0
+            }
+            guard case .failure(.empty)? = primary else {
+                Issue.record(
+                    "PRIMARY has no owner: its read should fail at once, not \(String(describing: primary))")
+                return
+            }
+            queries += 1
+        }
+        #expect(harness.service.nextDeadline() == 0, "an answer in Xlib's queue waits for the read's timeout")
+        #expect(result == nil, "the read ended before its answer was handled")
+        // Turns that wait only for the socket: a missed answer would never come.
+        var turns = 0
+        while result == nil && turns < 100 {
+            harness.service.processEvents(now: MonotonicClock.milliseconds())
+            turns += 1
+            if result != nil || harness.service.nextDeadline() == 0 { continue }
+            fds[0].revents = 0
+            _ = poll(&fds, 1, 1000)
+        }
+        #expect(try result?.get() == Sample.ascii, "the read ended with \(String(describing: result))")
+    }
+
     @Test func latin1StringOwnerIsConvertedToUTF8() throws {
         let harness = try Harness()
         // xclip -t STRING offers only STRING (with TARGETS): the reader must fall back to it.
