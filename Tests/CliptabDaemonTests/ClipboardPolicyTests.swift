@@ -119,6 +119,23 @@ import Testing
         #expect(daemon.clipboard.ownerships.count == owned && daemon.clipboard.owner[.clipboard] == .other)
     }
 
+    /// The manager's take-over came just before the deadline and its news is still unread:
+    /// our release is a no-op then, and the read-back still clears the secret it serves.
+    @Test func secretTakenOverUnseenIsClearedAllTheSame() throws {
+        let (daemon, _, _) = try Self.daemon("[clipboard]\nsecret_clear_ms = 1000\n")
+        _ = try daemon.service.copy("s", section: 0, row: 0)
+        daemon.clipboard.takenUnseen(offering: "hunter2")
+        daemon.advance(1000)
+        #expect(daemon.clipboard.ownerships.last.map { $0.1 == "" && $0.2 } == true)
+        #expect(daemon.clipboard.owner[.clipboard] == nil, "the unseen manager's copy of the secret stayed")
+
+        _ = try daemon.service.copy("s", section: 0, row: 0)
+        daemon.clipboard.takenUnseen(offering: "the user's own copy")
+        let owned = daemon.clipboard.ownerships.count
+        daemon.advance(1000)
+        #expect(daemon.clipboard.ownerships.count == owned && daemon.clipboard.owner[.clipboard] == .other)
+    }
+
     // MARK: - Bookkeeping
 
     /// ClipboardChanged follows the hold: copy, loss to another program, ClearClipboard; a

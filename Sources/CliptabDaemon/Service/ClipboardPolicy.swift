@@ -140,13 +140,18 @@ public final class ClipboardPolicy: PollSource {
     /// is cleared too. Anything else is left alone.
     private func clearSecret(_ clear: SecretClear) {
         for (selection, stamp) in clear.stamps {
-            if backend.currentStamp(selection) == stamp {
+            let current = backend.currentStamp(selection)
+            if current == stamp {
                 backend.release(selection, stamp)
                 if held[selection]?.stamp == stamp {
                     held[selection] = nil
                     if selection == .clipboard { announce(false, 0) }
                 }
-            } else if backend.currentStamp(selection) == nil, let text = clear.text {
+            }
+            // Read back even after our own release: a manager's take-over whose news has
+            // not reached the backend yet (an X11 SelectionClear still unread) makes that
+            // release a no-op, and the manager would serve the secret on.
+            if current == stamp || current == nil, let text = clear.text {
                 clearTakenOver(selection, text: text)
             }
         }

@@ -119,6 +119,9 @@ final class RecordingBackend: SelectionBackend {
     }
 
     func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) {
+        // A release of an ownership already taken unseen: the daemon forgets it, the
+        // "server" ignores it (as X11 does for a release older than the new owner's).
+        if unseenTaker[selection] == stamp { unseenTaker[selection] = nil }
         guard owner[selection] == .daemon(stamp) else { return }
         clears += 1
         owner[selection] = nil
