@@ -175,19 +175,29 @@ public final class HeadlessSway {
     /// The `DISPLAY` of the session's XWayland (started with `xwayland: true`), as sway
     /// gives it to the programs it starts; waits at most `timeoutMilliseconds`.
     public func xwaylandDisplay(timeoutMilliseconds: Int = 10_000) throws -> String {
+        try xwaylandEnvironment(timeoutMilliseconds: timeoutMilliseconds)["DISPLAY"] ?? ""
+    }
+
+    /// `DISPLAY` and, where sway's XWayland wants a cookie, `XAUTHORITY`, as sway gives them
+    /// to the programs it starts: what a client outside the session needs to reach XWayland.
+    public func xwaylandEnvironment(timeoutMilliseconds: Int = 10_000) throws -> [String: String] {
         let file = "\(homeDirectory)/display"
         let ipc = try run(
-            "swaymsg", ["exec", "echo \"$DISPLAY\" > \(shellQuoted(file))"], environment: swaymsgEnvironment()
-        )
+            "swaymsg", ["exec", "printf '%s\\n%s\\n' \"$DISPLAY\" \"$XAUTHORITY\" > \(shellQuoted(file))"],
+            environment: swaymsgEnvironment())
         guard ipc.termination == .exited(0) else {
             throw FixtureError("swaymsg exec failed: \(ipc.errorText)")
         }
         let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
         while MonotonicClock.milliseconds() < deadline {
-            if let text = try? String(contentsOfFile: file, encoding: .utf8), text.hasSuffix("\n") {
-                let display = text.trimmingCharacters(in: .whitespacesAndNewlines)
-                guard !display.isEmpty else { throw FixtureError("sway gives its programs no DISPLAY") }
-                return display
+            if let text = try? String(contentsOfFile: file, encoding: .utf8),
+                text.filter({ $0 == "\n" }).count == 2
+            {
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                guard !lines[0].isEmpty else { throw FixtureError("sway gives its programs no DISPLAY") }
+                var environment = ["DISPLAY": lines[0]]
+                if !lines[1].isEmpty { environment["XAUTHORITY"] = lines[1] }
+                return environment
             }
             usleep(5000)
         }

@@ -18,15 +18,39 @@ struct WaylandClipboardTests {
         let sway: HeadlessSway
         let daemon: DaemonProcess
 
-        init(config: String? = nil, arguments: [String] = [], xwayland: Bool = false) throws {
-            sway = try HeadlessSway(xwayland: xwayland)
+        /// With `x11`, the daemon also gets sway's XWayland as `DISPLAY`.
+        init(
+            config: String? = nil, arguments: [String] = [], xwayland: Bool = false, x11: Bool = false,
+            desktop: String? = nil
+        ) throws {
+            sway = try HeadlessSway(xwayland: xwayland || x11)
+            var environment = ["WAYLAND_DISPLAY": sway.socketPath]
+            if let desktop { environment["XDG_CURRENT_DESKTOP"] = desktop }
+            if x11 {
+                let x11Environment = try sway.xwaylandEnvironment()
+                let display = x11Environment["DISPLAY"] ?? ""
+                // sway starts XWayland at its first client (here xhost): started by the
+                // daemon, it could take longer than the daemon's connect timeout.
+                // XWayland lets in only its own user; the daemon runs as this test's user.
+                let probe = try sway.run(
+                    "xhost", ["+si:localuser:\(Self.testUser)"], environment: x11Environment)
+                guard probe.termination == .exited(0) else {
+                    throw FixtureError("XWayland at \(display) did not let the daemon in: \(probe.errorText)")
+                }
+                environment.merge(x11Environment) { $1 }
+            }
             daemon = try DaemonProcess(
-                config: config, arguments: arguments, environment: ["WAYLAND_DISPLAY": sway.socketPath],
-                homePrefix: "cliptab-wayland")
+                config: config, arguments: arguments, environment: environment, homePrefix: "cliptab-wayland")
             try daemon.call("CreateTable", [s("t")])
         }
 
         deinit { daemon.stop() }
+
+        /// The name of the user running the tests (and the daemon).
+        static var testUser: String {
+            guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return "root" }
+            return String(cString: name)
+        }
 
         /// Appends `text` to table "t"; returns its row index.
         @discardableResult
@@ -173,6 +197,40 @@ struct WaylandClipboardTests {
         }
         #expect(try desk.daemon.call("GetCell", [s("t"), i(0), i(0)]) == [s("kept")])
         #expect(desk.daemon.process.isRunning)
+    }
+
+    /// The X11 backend on sway (asked for) does not see a Wayland program's copy while no X11
+    /// window has the focus: Paste and GetClipboard say so and store nothing, never
+    /// cliptabd's own older X11 copy (which they stored before).
+    @Test func x11ThroughXWaylandNeverStoresAStaleText() throws {
+        let desk = try Desk(config: "[clipboard]\nbackend = x11\n", x11: true)
+        let backend = try desk.backend()
+        #expect(backend.hasPrefix("x11 (:"), "\(backend)")
+        try desk.add("cliptab's own")
+        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)])
+        try desk.sway.copy(Array("from wayland".utf8))
+        for member in ["Paste", "GetClipboard"] {
+            let arguments = member == "Paste" ? [s("t"), i(0), i(-1)] : []
+            do {
+                let reply = try desk.daemon.call(member, arguments)
+                Issue.record("\(member) answered \(reply), a text X11 may hold from before")
+            } catch let error as BusError {
+                #expect(error.name == CliptabBus.errorPrefix + "ClipboardUnavailable", "\(error)")
+                #expect(error.message.contains("may be an older copy"), "\(error.message)")
+            }
+        }
+        let rows = try desk.daemon.call("GetRows", [s("t"), i(0), .uint32(0), .uint32(0)])
+        guard case .array(_, let stored)? = rows.first else { throw FixtureError("GetRows answered \(rows)") }
+        #expect(stored.count == 1, "Paste stored a row: \(stored)")
+    }
+
+    /// On GNOME (named in `XDG_CURRENT_DESKTOP`) mutter bridges every owner to X11: the X11
+    /// backend reads the clipboard there.
+    @Test func x11ThroughXWaylandReadsOnGNOME() throws {
+        let desk = try Desk(config: "[clipboard]\nbackend = x11\n", x11: true, desktop: "ubuntu:GNOME")
+        try desk.add("cliptab's own")
+        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)])
+        #expect(try desk.daemon.call("GetClipboard") == [s("cliptab's own")])
     }
 
     /// `backend = x11` is taken as asked, and says where it is (here: no display at all).

@@ -26,6 +26,8 @@ public final class Daemon {
     private let configurator: Configurator
     private let display: String?
     private let waylandDisplay: String?
+    /// `XDG_CURRENT_DESKTOP`: on GNOME, mutter bridges every clipboard owner to X11.
+    private let desktop: String
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
@@ -50,6 +52,7 @@ public final class Daemon {
             isExplicit: options.configPath != nil, overrides: options.overrides, environment: environment)
         display = environment("DISPLAY")
         waylandDisplay = environment("WAYLAND_DISPLAY")
+        desktop = environment("XDG_CURRENT_DESKTOP") ?? ""
     }
 
     /// Checks the configuration (`--check-config`), or serves until stopped; returns the
@@ -221,10 +224,28 @@ public final class Daemon {
                 "the compositor at \(waylandDisplay) offers no data-control (\(backend.connectError ?? "")); Wayland "
                 + "programs get copies only where it bridges them"
         }
-        let backend = X11SelectionBackend(display: display, settings: settings, waylandNote: note)
+        let backend = X11SelectionBackend(
+            display: display, settings: settings, waylandNote: note, blindSpot: xwaylandBlindSpot())
         return ClipboardPolicy(
             backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
             settings: settings, clock: MonotonicClock.milliseconds)
+    }
+
+    /// Why the X11 backend may not see the clipboard's owner in this session, or nil.
+    ///
+    /// In a Wayland session X11 programs see a Wayland program's copy only where the
+    /// compositor bridges it: mutter always does; wlroots and KWin only while an X11 window
+    /// has the keyboard focus (wlroots `xwayland/selection/incoming.c`, swaywm/sway#4678), and
+    /// what X11 holds then may be an older copy, cliptabd's own included.
+    private func xwaylandBlindSpot() -> String? {
+        guard let waylandDisplay, !waylandDisplay.isEmpty,
+            !desktop.split(separator: ":").contains(where: { $0.uppercased() == "GNOME" })
+        else { return nil }
+        return
+            "cliptabd reads the clipboard through XWayland, and the compositor at \(waylandDisplay) gives X11 "
+            + "programs a Wayland program's copy only while an X11 window has the focus: what X11 holds may be "
+            + "an older copy, so it is not read. Let cliptabd use the compositor's data-control "
+            + "([clipboard] backend = auto), or copy from an X11 window"
     }
 
     /// Tells the clipboard when a caller leaves the bus, so that a paste it asked for and

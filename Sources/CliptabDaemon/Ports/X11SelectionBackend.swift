@@ -11,8 +11,9 @@ import X11Selection
 /// that a replacing `own` passes that time to the server: a copy another program made since
 /// then is newer, and the server keeps it.
 public final class X11SelectionBackend: SelectionBackend {
-    /// X11 has PRIMARY and names the requestor of every conversion.
-    public let capabilities = SelectionCapabilities(primary: true, namesReaders: true)
+    /// X11 has PRIMARY and names the requestor of every conversion; through XWayland it may
+    /// not see a Wayland program's copy (`blindSpot`).
+    public let capabilities: SelectionCapabilities
     /// The settings in force.
     public var settings: ClipboardSettings
 
@@ -29,11 +30,14 @@ public final class X11SelectionBackend: SelectionBackend {
     /// Makes a backend for `display` (nil: no display); connects on first use.
     ///
     /// `waylandNote`, when the session is Wayland, says why X11 serves it (its words go into
-    /// `summary`).
-    public init(display: String?, settings: ClipboardSettings, waylandNote: String? = nil) {
+    /// `summary`); `blindSpot` says why X11 may not see the current owner there.
+    public init(
+        display: String?, settings: ClipboardSettings, waylandNote: String? = nil, blindSpot: String? = nil
+    ) {
         self.display = display.flatMap { $0.isEmpty ? nil : $0 }
         self.settings = settings
         self.waylandNote = waylandNote
+        capabilities = SelectionCapabilities(primary: true, namesReaders: true, blindSpot: blindSpot)
         connectIfNeeded(now: MonotonicClock.milliseconds())
     }
 

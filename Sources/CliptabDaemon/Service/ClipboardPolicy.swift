@@ -87,8 +87,12 @@ public final class ClipboardPolicy: PollSource {
         announce(true, rowID)
     }
 
-    /// Reads the clipboard's text and its owner's password mark, whoever owns it.
+    /// Reads the clipboard's text and its owner's password mark, whoever owns it; refused
+    /// where the backend may not see the current owner (it would store a stale text).
     public func readText(completion: @escaping (Result<ClipboardText, CliptabError>) -> Void) {
+        if let blindSpot = backend.capabilities.blindSpot {
+            return completion(.failure(CliptabError(.clipboardUnavailable, blindSpot)))
+        }
         backend.readText(.clipboard, completion: completion)
     }
 
