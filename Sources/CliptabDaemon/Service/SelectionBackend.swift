@@ -21,10 +21,11 @@ public struct SelectionCapabilities: Equatable, Sendable {
     /// Served reads name the program that read (X11 names the requestor's window; Wayland
     /// readers are anonymous).
     public var namesReaders: Bool
-    /// Why the backend may not see the current owner, in words for the user; nil when it
-    /// sees every owner. X11 through an XWayland that gives X11 programs a Wayland program's
-    /// copy only while an X11 window has the focus (wlroots, KWin) sees an older owner then:
-    /// reads for the user are refused rather than answered with a stale text.
+    /// Why the backend may not see the current owner, for the user; nil when it sees all.
+    ///
+    /// X11 through an XWayland that gives X11 programs a Wayland program's copy only while
+    /// an X11 window has the focus (wlroots, KWin) sees an older owner then: reads for the
+    /// user are refused rather than answered with a stale text.
     public var blindSpot: String?
 
     /// Makes a declaration.
