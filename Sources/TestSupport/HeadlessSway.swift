@@ -219,7 +219,7 @@ public final class HeadlessSway {
     }
 
     /// The Wayland socket in `directory` (`wayland-N`, beside its `.lock`), if there is one.
-    private static func socketName(in directory: String) -> String? {
+    static func socketName(in directory: String) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.first { name in
             guard name.hasPrefix("wayland-"), !name.hasSuffix(".lock") else { return false }
@@ -229,7 +229,7 @@ public final class HeadlessSway {
     }
 
     /// True when a client can connect to the Unix socket at `path` now.
-    private static func accepts(_ path: String) -> Bool {
+    static func accepts(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -251,7 +251,7 @@ public final class HeadlessSway {
 
     /// What every program of the session gets: no X11 display, no session bus, no other
     /// compositor of the machine's.
-    private static func baseEnvironment(home: String, runtime: String) -> [String: String] {
+    static func baseEnvironment(home: String, runtime: String) -> [String: String] {
         [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
             "HOME": home, "XDG_RUNTIME_DIR": runtime, "LC_ALL": "C.UTF-8",
@@ -260,6 +260,6 @@ public final class HeadlessSway {
 }
 
 /// `text` quoted for `/bin/sh`.
-private func shellQuoted(_ text: String) -> String {
+func shellQuoted(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
 }
