@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabContract
 import CliptabCore
 import CliptabStore
