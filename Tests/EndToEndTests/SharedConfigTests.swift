@@ -5,9 +5,10 @@ import Posix
 import TestSupport
 import Testing
 
-/// The same `cliptab.conf` read by its three readers, the built programs: `cliptabd
-/// --check-config`, `cliptab` (`[cli] notify`) and `cliptab-menu` (`[menu]`). Each file
-/// means the same to all three, and none of them waits on a FIFO or reads a huge file.
+/// The same `cliptab.conf` read by its three readers, the built programs.
+///
+/// `cliptabd --check-config`, `cliptab` (`[cli] notify`) and `cliptab-menu` (`[menu]`):
+/// each file means the same to all three, and none waits on a FIFO or reads a huge file.
 @Suite(.serialized) struct SharedConfigTests {
     /// One file and what each program makes of it.
     struct Case: CustomStringConvertible {
