@@ -61,6 +61,13 @@ import Testing
         #expect(try complete(["cliptab", "add", "numbers", "--section", "0", "x", "--s"]) == ["--section"])
         #expect(try complete(["cliptab", "help", "com"]) == ["completion"])
         #expect(try complete(["cliptab", "completion", ""]) == ["bash", "zsh", "fish"])
+        for (text, name) in [("1", "one"), ("2", "two"), ("3", "three")] {
+            #expect(try cli.run("add", "numbers", text, "--name", name).status == 0)
+        }
+        #expect(try complete(["cliptab", "get", "numbers", "t"]).sorted() == ["three", "two"])
+        #expect(try complete(["cliptab", "rm", "numbers", "one", ""]).sorted() == ["one", "three", "two"])
+        #expect(try complete(["cliptab", "--json", "copy", "--", "numbers", "o"]) == ["one"])
+        #expect(try complete(["cliptab", "get", "nothing-here", ""]) == [])
     }
 }
 
