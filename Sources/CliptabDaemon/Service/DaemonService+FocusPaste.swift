@@ -27,11 +27,12 @@ extension DaemonService {
         try clipboard.pasteToFocus(
             cell.text, isSecret: cell.isSecret, rowID: cell.id, timeoutMilliseconds: Int(timeoutMilliseconds),
             caller: caller, window: window
-        ) { [weak self] result in
+        ) { result in
             if case .success(let outcome) = result {
                 var notes = outcome.notes
                 if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
-                for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
+                // Such as nothing to restore, or no fetch in time; never any text.
+                for note in notes { Log.line("paste into the focused window (table \(table)): \(note)") }
             }
             completion(result.mapError { $0 })
         }
