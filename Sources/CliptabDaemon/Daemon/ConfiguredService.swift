@@ -10,7 +10,7 @@ public final class ConfiguredService {
     /// Reads the file and keeps the configuration in force.
     public let configurator: Configurator
     /// The use cases; their `Reload` method is `reload()`.
-    public let service: DaemonService
+    public let service: ClipboardService
 
     /// Puts `configuration` (what `configurator.start()` returned) in force over `tables`,
     /// then makes the clipboard with the settings it names, and the service over both, which
@@ -27,7 +27,7 @@ public final class ConfiguredService {
         let failures = Configurator.applyTables(configuration, to: tables)
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
-        service = DaemonService(
+        service = ClipboardService(
             tables: tables, clipboard: clipboard, announcer: announcer,
             reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
     }

@@ -190,7 +190,7 @@ public final class Daemon {
     }
 
     /// Registers the object serving `service` on `bus`.
-    private func register(_ service: DaemonService, on bus: BusConnection) throws(StartFailure) {
+    private func register(_ service: ClipboardService, on bus: BusConnection) throws(StartFailure) {
         try step("Failed to register \(CliptabBus.path)") {
             try bus.registerObject(
                 path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
@@ -247,7 +247,7 @@ public final class Daemon {
     /// Registers the desktops' own search over `service`: GNOME Shell's search provider
     /// and KRunner's runner, each at an object of its own.
     private func registerDesktopSearch(
-        on bus: BusConnection, service: DaemonService, configurator: Configurator
+        on bus: BusConnection, service: ClipboardService, configurator: Configurator
     ) throws(StartFailure) {
         let launcher = menuLauncher
         let search = DesktopSearch(

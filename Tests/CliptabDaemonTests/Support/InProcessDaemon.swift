@@ -26,7 +26,7 @@ final class InProcessDaemon {
     var clipboardChanges: [ChangeRecorder.ClipboardChange] { announced.clipboardChanges }
 
     /// The use cases.
-    var service: DaemonService { configured.service }
+    var service: ClipboardService { configured.service }
     /// The tables.
     var tables: TableService { configured.service.tables }
     /// The configuration file's path.

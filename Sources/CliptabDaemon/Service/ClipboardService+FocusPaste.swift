@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 
-extension DaemonService {
+extension ClipboardService {
     /// The longest wait for the target's fetch a call may ask for, in milliseconds: a
     /// minute, as for `timeout_ms` in the file (a caller that waits longer than 25 s must
     /// raise its own D-Bus call timeout).

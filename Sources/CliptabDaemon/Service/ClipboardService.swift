@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 
-/// The daemon's use cases over the table service and the clipboard: what each D-Bus method
-/// does, without knowing anything of D-Bus.
-public final class DaemonService {
+/// The clipboard's use cases over the tables: copy, cut and paste of rows, pasting into the
+/// focused window, and the announcements of what changed, without knowing anything of D-Bus.
+///
+/// The bus's method rows call it for these, and its `tables` for the rest.
+public final class ClipboardService {
     /// The tables.
     public let tables: TableService
     /// The clipboard's rules over its backend.
