@@ -22,7 +22,7 @@ struct CliptabMethod {
         _ handler: @escaping (ClipboardService, CallArguments) throws -> [BusValue]
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            .values(try handler(service, CallArguments(call.arguments)))
+            .values(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
 
@@ -33,7 +33,7 @@ struct CliptabMethod {
         _ handler: @escaping (ClipboardService, CallArguments) throws -> (BusMessage) throws -> Void
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            .writing(try handler(service, CallArguments(call.arguments)))
+            .writing(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
 
@@ -75,7 +75,9 @@ struct CliptabMethod {
             -> Void
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            try handler(service, CallArguments(call.arguments, sender: call.sender)) { result in
+            try handler(
+                service, CallArguments(call.arguments, names: inputs.map(\.name), sender: call.sender)
+            ) { result in
                 switch result {
                 case .success(let value): try? call.reply(encode(value))
                 case .failure(let error): try? call.replyError(error)
