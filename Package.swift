@@ -51,16 +51,20 @@ let package = Package(
         .target(name: "CliptabContract"),
         // The model: no C, no I/O.
         .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
-        // The popup menu's model: levels, filter, cursor and scrolling; no C, no I/O.
-        .target(name: "MenuModel"),
+        // cliptab.conf: the one INI reader, the file's place and its bounded read; used by
+        // cliptabd, cliptab and cliptab-menu alike. Nothing but the system library.
+        .target(name: "CliptabConfig"),
+        // The popup menu's model: levels, filter, cursor and scrolling, the [menu] settings;
+        // no C, no I/O.
+        .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
         .target(
             name: "CliptabDaemon",
             dependencies: [
-                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection", "WaylandSelection",
-                "Posix",
+                "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection",
+                "WaylandSelection", "Posix",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
@@ -81,7 +85,7 @@ let package = Package(
         // makes it, so that the loader has no relocations to apply to the runtime's metadata;
         // the libraries, stack and heap are still placed at random.
         .executableTarget(
-            name: "cliptab", dependencies: ["CliptabContract", "DBus", "Posix"],
+            name: "cliptab", dependencies: ["CliptabConfig", "CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             linkerSettings: [
                 .unsafeFlags(
@@ -98,7 +102,9 @@ let package = Package(
         .executableTarget(
             name: "cliptab-menu",
             dependencies: [
-                "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow", "PopupWayland", "PopupText",
+                "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow",
+                "PopupWayland",
+                "PopupText",
             ],
             linkerSettings: [
                 .unsafeFlags(
@@ -140,14 +146,15 @@ let package = Package(
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [
-                "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab",
-                "MenuModel",
+                "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport",
+                "cliptabd",
+                "cliptab", "MenuModel",
             ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
                 "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
-                "cliptab",
+                "cliptab", "cliptab-menu",
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 
 /// The `[menu]` section of `cliptab.conf`: what the popup looks like and what Enter does.
 ///
@@ -34,24 +35,20 @@ public struct MenuSettings: Equatable, Sendable {
 
     /// The settings of `text` (a whole config file), and one message per value it could not use.
     public static func parse(_ text: String, file: String) -> (MenuSettings, [String]) {
+        read(ConfigFile(parsing: Array(text.utf8), path: file))
+    }
+
+    /// The settings of the `[menu]` section of `file`, and one message per value it could
+    /// not use.
+    ///
+    /// The file's syntax is the daemon's (`ConfigFile`): quoted values, comments after a
+    /// header, CRLF line ends; lines it cannot parse are reported by `cliptabd --check-config`.
+    public static func read(_ file: ConfigFile) -> (MenuSettings, [String]) {
         var settings = MenuSettings()
         var problems: [String] = []
-        var inMenu = false
-        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingBlanks()
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            if line.hasPrefix("[") {
-                inMenu = line == "[menu]"
-                continue
-            }
-            guard inMenu, let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingBlanks()
-            var value = line[line.index(after: equals)...].trimmingBlanks()
-            if value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"") {
-                value = String(value.dropFirst().dropLast())
-            }
-            if let problem = settings.set(key, value) {
-                problems.append("\(file):\(number + 1): \(problem)")
+        for entry in file.entries(in: "menu") where entry.subsection == nil {
+            if let problem = settings.set(entry.key, entry.value) {
+                problems.append("\(file.path):\(entry.line): \(problem)")
             }
         }
         return (settings, problems)
@@ -80,17 +77,5 @@ public struct MenuSettings: Equatable, Sendable {
             return "unknown key \"\(key)\" in [menu] (known: \(Self.keys.joined(separator: ", ")))"
         }
         return nil
-    }
-}
-
-extension StringProtocol {
-    /// The text without blanks (spaces, tabs, CR) at either end.
-    fileprivate func trimmingBlanks() -> String {
-        var scalars = Substring(self).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\t" || first == "\r" {
-            scalars.removeFirst()
-        }
-        while let last = scalars.last, last == " " || last == "\t" || last == "\r" { scalars.removeLast() }
-        return String(String.UnicodeScalarView(scalars))
     }
 }

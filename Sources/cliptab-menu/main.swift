@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // cliptab-menu: the popup that `cliptab menu [TABLE]` runs. It only wires: the settings,
 // the daemon link, and the menu over them.
+import CliptabConfig
 import Glibc
 import MenuModel
 import Posix
@@ -46,13 +47,22 @@ while let word = words.popFirst() {
     }
 }
 var settings = MenuSettings()
-if let path = SettingsFile.path(given: configPath), let text = SettingsFile.read(path) {
-    let (parsed, problems) = MenuSettings.parse(text, file: path)
-    settings = parsed
-    for problem in problems { printError("cliptab menu: \(problem); using the default\n") }
-} else if let configPath {
-    printError("cliptab-menu: cannot read \(configPath)\n")
-    exit(MenuExit.usage)
+// The file `--config` names, else the daemon's: read as cliptabd reads it, never waiting on
+// a FIFO nor reading a huge file.
+if let path = configPath ?? ConfigLocation.defaultPath() {
+    do {
+        let (parsed, problems) = MenuSettings.read(try ConfigFile.load(path: path))
+        settings = parsed
+        for problem in problems { printError("cliptab menu: \(problem); using the default\n") }
+    } catch {
+        if configPath != nil {
+            printError("cliptab-menu: cannot read \(path): \(error)\n")
+            exit(MenuExit.usage)
+        }
+        if !error.isMissing {
+            printError("cliptab menu: cannot read \(path): \(error); using the defaults\n")
+        }
+    }
 }
 // Wayland: the layer-shell popup, or a refusal where no popup could take the keyboard.
 if let status = WaylandStart.run(settings: settings, table: table, filter: filter, timeout: timeout) {

@@ -21,6 +21,11 @@ func programArguments() throws(UsageError) -> [String] {
 func runCommandLine() -> Int32 {
     // A reader that goes away is handled where output is written (EPIPE), not by dying.
     signal(SIGPIPE, SIG_IGN)
+    // The shells' completion scripts: answered before any parsing the command does not need.
+    if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strcmp(first, "__complete") == 0 {
+        guard let words = try? programArguments() else { return ExitStatus.success }
+        return Completer.run(Array(words.dropFirst()))
+    }
     let invocation: Invocation
     do {
         invocation = CommandList.parser.parse(try programArguments())

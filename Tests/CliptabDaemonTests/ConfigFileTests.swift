@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabCore
 import CliptabDaemon
 import CliptabStore

@@ -193,7 +193,8 @@ struct InstallTests {
             ], timeoutMilliseconds: 60_000)
         #expect(verify.termination == .exited(0) && verify.errorText == "", "\(verify.errorText)")
 
-        // The completion is valid bash and completes commands and options.
+        // The completion is valid bash and completes commands and options (from the
+        // installed cliptab's __complete).
         let completion = try ChildProcess.run(
             "bash",
             [
@@ -207,7 +208,9 @@ struct InstallTests {
                 complete -p cliptab
                 """,
                 "completion", "\(local)/share/bash-completion/completions/cliptab",
-            ], environment: ["PATH": String(cString: getenv("PATH"))])
+            ],
+            // The script asks the installed cliptab, found on PATH as the user's shell finds it.
+            environment: ["PATH": "\(local)/bin:" + String(cString: getenv("PATH"))])
         #expect(
             completion.outputText
                 == "create\nmv\n--format\njson\ncomplete -F _cliptab cliptab\n", "\(completion.errorText)")

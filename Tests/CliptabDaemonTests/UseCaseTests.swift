@@ -199,7 +199,8 @@ struct UseCaseTests {
         let tables = TableService(catalog: Catalog(), persistence: persistence)
         #expect(throws: StartFailure.self) {
             _ = try ConfiguredService(
-                configurator: configurator, configuration: configuration, tables: tables
+                configurator: configurator, configuration: configuration, tables: tables,
+                announcer: ChangeRecorder()
             ) { ClipboardPolicy(backend: RecordingBackend(), injector: nil, settings: $0) { 0 } }
         }
         Log.threshold = .info

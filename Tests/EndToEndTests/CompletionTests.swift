@@ -36,6 +36,21 @@ import Testing
         #expect(script.out.hasSuffix("complete -F _cliptab cliptab\n"))
     }
 
+    /// `cliptab __complete`, which the three scripts call, needs the daemon only for names:
+    /// without a bus it still answers the words, and no names (nothing on stderr).
+    @Test func completeAnswersWithoutADaemon() throws {
+        let environment = CLIFixture.environment(bus: nil, home: cli.data.path)
+        func complete(_ words: String...) throws -> Outcome {
+            try runCliptab(["__complete"] + words, environment: environment)
+        }
+        #expect(try complete("co") == Outcome(0, "words\ncopy\ncompletion\n"))
+        #expect(try complete("--json", "section", "") == Outcome(0, "words\nadd\nrm\nmv\ntitle\n"))
+        #expect(try complete("get", "") == Outcome(0, "words\n"))
+        #expect(try complete("get", "t", "") == Outcome(0, "words\n"))
+        #expect(try complete("export", "t", "-o", "") == Outcome(0, "files\n"))
+        #expect(try complete("nonsense", "") == Outcome(0, "words\n"))
+    }
+
     /// Command names, subcommands, options, option values, operators and table names.
     @Test func completesCommandsOptionsAndValues() throws {
         defer { for table in ["snippets", "my table", "numbers"] { _ = try? cli.run("drop", table) } }
@@ -61,6 +76,13 @@ import Testing
         #expect(try complete(["cliptab", "add", "numbers", "--section", "0", "x", "--s"]) == ["--section"])
         #expect(try complete(["cliptab", "help", "com"]) == ["completion"])
         #expect(try complete(["cliptab", "completion", ""]) == ["bash", "zsh", "fish"])
+        for (text, name) in [("1", "one"), ("2", "two"), ("3", "three")] {
+            #expect(try cli.run("add", "numbers", text, "--name", name).status == 0)
+        }
+        #expect(try complete(["cliptab", "get", "numbers", "t"]).sorted() == ["three", "two"])
+        #expect(try complete(["cliptab", "rm", "numbers", "one", ""]).sorted() == ["one", "three", "two"])
+        #expect(try complete(["cliptab", "--json", "copy", "--", "numbers", "o"]) == ["one"])
+        #expect(try complete(["cliptab", "get", "nothing-here", ""]) == [])
     }
 }
 

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The zsh and fish completion scripts, run by those shells against the built binary and a
-/// daemon: the same answers as the bash script for the same command lines.
+/// daemon: the same answers as the bash script for the same command lines, row names too.
 @Suite(.serialized, .withDaemon) struct ShellCompletionTests {
     /// The environment of a shell run: the built `cliptab` first on `PATH`.
     var environment: [String: String] {
@@ -92,6 +92,19 @@ import Testing
             try zsh(["cliptab", "get", "--"]) == ["--json", "--timeout", "--notify", "--help", "--version"])
         #expect(try zsh(["cliptab", "add", "numbers", "--section", "0", "x", "--s"]) == ["--section"])
         #expect(try zsh(["cliptab", "completion", ""]) == ["bash", "zsh", "fish"])
+        try addNamedRows()
+        #expect(try zsh(["cliptab", "get", "numbers", "t"]).sorted() == ["three", "two"])
+        #expect(try zsh(["cliptab", "rm", "numbers", "one", ""]).sorted() == ["one", "three", "two"])
+        #expect(try zsh(["cliptab", "--json", "copy", "--", "numbers", "o"]) == ["one"])
+        #expect(try zsh(["cliptab", "get", "nothing-here", ""]) == [])
+    }
+
+    /// Rows named one, two and three in the table `numbers`.
+    func addNamedRows() throws {
+        for (text, name) in [("1", "one"), ("2", "two"), ("3", "three")] {
+            let added = try cli.run("add", "numbers", text, "--name", name)
+            #expect(added.status == 0, "\(added)")
+        }
     }
 
     /// The same in fish, through `complete -C` (fish sorts and filters the offers itself).
@@ -110,5 +123,10 @@ import Testing
             try fish("cliptab get --").sorted() == ["--help", "--json", "--notify", "--timeout", "--version"])
         #expect(try fish("cliptab add numbers --section 0 x --s") == ["--section"])
         #expect(try fish("cliptab completion ").sorted() == ["bash", "fish", "zsh"])
+        try addNamedRows()
+        #expect(try fish("cliptab get numbers t").sorted() == ["three", "two"])
+        #expect(try fish("cliptab rm numbers one ").sorted() == ["one", "three", "two"])
+        #expect(try fish("cliptab --json copy -- numbers o") == ["one"])
+        #expect(try fish("cliptab get nothing-here ") == [])
     }
 }

@@ -43,6 +43,19 @@ import Testing
         #expect(settings == expected)
     }
 
+    /// The file is read as the daemon reads it: a comment after the header, CRLF line ends,
+    /// quotes that keep a `#`. (The popup once ignored a `[menu]  # popup` section.)
+    @Test func readsTheSyntaxTheDaemonReads() {
+        let (settings, problems) = MenuSettings.parse(
+            "[menu]  # popup\r\nrows = \"30\"\r\nfont = \"Mono # 2\"\r\n[menu \"x\"]\r\nrows = 2\r\n",
+            file: "c.conf")
+        #expect(problems == [])
+        var expected = MenuSettings()
+        expected.rows = 30
+        expected.font = "Mono # 2"
+        #expect(settings == expected)
+    }
+
     @Test func badValuesKeepTheDefaultAndSayWhere() {
         let (settings, problems) = MenuSettings.parse(
             "[menu]\nrows = 0\nwidth = wide\nenter = type\ncolour = red\n", file: "c.conf")

@@ -15,8 +15,9 @@ enum MenuColours {
 }
 
 /// An Xvfb, a private bus and a built cliptabd on both (the shared `DaemonProcess`), with a
-/// cliptab.conf whose [menu] sets the colours the tests judge screenshots by; runs the built
-/// `cliptab` and X tools (xdotool, xclip, xwd) against them.
+/// cliptab.conf whose [menu] sets the colours the tests judge screenshots by (its header
+/// with a comment after it, a quoted value: the popup once ignored such a section); runs
+/// the built `cliptab` and X tools (xdotool, xclip, xwd) against them.
 final class MenuFixture {
     /// The daemon, its bus, display and home.
     let session: DaemonProcess
@@ -25,12 +26,12 @@ final class MenuFixture {
     init(enter: String = "copy") throws {
         session = try DaemonProcess(
             config: """
-                [menu]
+                [menu]  # read as cliptabd reads it: a comment here, quotes below
                 background = #102030
                 title = #ff4000
                 foreground = #ffffff
                 selected_background = #306090
-                enter = \(enter)
+                enter = "\(enter)"
 
                 """, withDisplay: true, homePrefix: "cliptab-menu")
     }

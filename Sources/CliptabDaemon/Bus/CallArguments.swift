@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: MIT
 import DBus
 
-/// Typed access to a call's arguments.
+/// Typed access to a call's arguments, by the names the method's row declares.
 ///
 /// The dispatcher has already checked the signature, so a mismatch here is a table error,
-/// reported as InvalidArgs rather than a crash.
+/// reported as InvalidArgs rather than a crash; so is a name the row does not declare
+/// (Failed), which every method's test would meet.
 struct CallArguments {
     /// The call's values, in order.
     let values: [BusValue]
+    /// The names of the arguments the method declares, in order.
+    let names: [String]
     /// The caller's unique bus name.
     let sender: String?
 
-    /// Wraps a call's values, from `sender`.
-    init(_ values: [BusValue], sender: String? = nil) {
+    /// Wraps a call's values, declared as `names`, from `sender`.
+    init(_ values: [BusValue], names: [String] = [], sender: String? = nil) {
         self.values = values
+        self.names = names
         self.sender = sender
+    }
+
+    /// The position of the argument declared as `name`.
+    private func index(_ name: String) throws -> Int {
+        guard let index = names.firstIndex(of: name) else {
+            throw BusError.failed("the method reads an argument \"\(name)\" that it does not declare")
+        }
+        return index
     }
 
     /// Reads one value with `read`; a mismatch is InvalidArgs naming the argument.
@@ -22,7 +34,8 @@ struct CallArguments {
         do {
             return try read(values)
         } catch {
-            throw BusError.invalidArgs("argument \(error.index) should be of type \(error.expected)")
+            let name = error.index < names.count ? " (\(names[error.index]))" : ""
+            throw BusError.invalidArgs("argument \(error.index)\(name) should be of type \(error.expected)")
         }
     }
 
@@ -42,6 +55,21 @@ struct CallArguments {
     }
     /// The int32 array at `i`.
     func int32s(_ i: Int) throws -> [Int32] { try read { v throws(BusValueMismatch) in try v.int32s(at: i) } }
+
+    /// The string named `name`.
+    func string(_ name: String) throws -> String { try string(index(name)) }
+    /// The int32 named `name`.
+    func int32(_ name: String) throws -> Int32 { try int32(index(name)) }
+    /// The uint32 named `name`.
+    func uint32(_ name: String) throws -> UInt32 { try uint32(index(name)) }
+    /// The uint64 named `name`.
+    func uint64(_ name: String) throws -> UInt64 { try uint64(index(name)) }
+    /// The boolean named `name`.
+    func bool(_ name: String) throws -> Bool { try bool(index(name)) }
+    /// The string array named `name`.
+    func strings(_ name: String) throws -> [String] { try strings(index(name)) }
+    /// The int32 array named `name`.
+    func int32s(_ name: String) throws -> [Int32] { try int32s(index(name)) }
 }
 
 // The interface tables' shorthands: short, since every row uses them.

@@ -14,19 +14,19 @@ extension CliptabInterface {
                 [strings(service.tables.listTables())]
             },
             .immediate("CreateTable", [arg("table", "s")], []) { service, a in
-                try service.tables.createTable(a.string(0))
+                try service.tables.createTable(a.string("table"))
                 return []
             },
             .immediate("DropTable", [arg("table", "s")], []) { service, a in
-                try service.tables.dropTable(a.string(0))
+                try service.tables.dropTable(a.string("table"))
                 return []
             },
             .immediate("RenameTable", [arg("table", "s"), arg("new_name", "s")], []) { service, a in
-                try service.tables.renameTable(a.string(0), to: a.string(1))
+                try service.tables.renameTable(a.string("table"), to: a.string("new_name"))
                 return []
             },
             .immediate("GetSections", [arg("table", "s")], [arg("sections", "a(ssu)")]) { service, a in
-                let sections = try service.tables.sections(of: a.string(0)).map {
+                let sections = try service.tables.sections(of: a.string("table")).map {
                     BusValue.structure([.string($0.header), .string($0.footer), .uint32(UInt32($0.rows))])
                 }
                 return [.array(elementSignature: "(ssu)", sections)]
@@ -36,7 +36,8 @@ extension CliptabInterface {
                 [arg("rows", "a(ts)")]
             ) { service, a in
                 let rows = try service.tables.rows(
-                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
+                    of: a.string("table"), section: a.int32("section"), offset: a.uint32("offset"),
+                    limit: a.uint32("limit"))
                 var size = 0
                 for row in rows { size += row.text.utf8.count + 16 }
                 try CliptabInterface.checkReplySize(
@@ -50,14 +51,18 @@ extension CliptabInterface {
                 "GetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
             ) {
                 service, a in
-                [.string(try service.tables.cell(of: a.string(0), section: a.int32(1), row: a.int32(2)))]
+                [
+                    .string(
+                        try service.tables.cell(
+                            of: a.string("table"), section: a.int32("section"), row: a.int32("row")))
+                ]
             },
             .immediate("GetRevision", [arg("table", "s")], [arg("revision", "t")]) { service, a in
-                [.uint64(try service.tables.revision(of: a.string(0)))]
+                [.uint64(try service.tables.revision(of: a.string("table")))]
             },
             .immediate("ExportTable", [arg("table", "s"), arg("format", "s")], [arg("data", "s")]) {
                 service, a in
-                let data = try service.tables.export(a.string(0), format: a.string(1))
+                let data = try service.tables.export(a.string("table"), format: a.string("format"))
                 try CliptabInterface.checkReplySize(
                     data.utf8.count, what: "the export", hint: "export a smaller table")
                 return [.string(data)]
@@ -70,7 +75,8 @@ extension CliptabInterface {
                 [
                     .uint32(
                         try service.tables.importTable(
-                            a.string(0), format: a.string(1), data: a.string(2), replace: a.bool(3)))
+                            a.string("table"), format: a.string("format"), data: a.string("data"),
+                            replace: a.bool("replace")))
                 ]
             },
             .immediate(
@@ -81,31 +87,34 @@ extension CliptabInterface {
                 [
                     .int32(
                         try service.tables.insertSection(
-                            a.string(0), at: a.int32(1), header: a.string(2), footer: a.string(3)))
+                            a.string("table"), at: a.int32("index"), header: a.string("header"),
+                            footer: a.string("footer")))
                 ]
             },
             .immediate("DeleteSections", [arg("table", "s"), arg("sections", "ai")], []) { service, a in
-                try service.tables.deleteSections(a.string(0), a.int32s(1))
+                try service.tables.deleteSections(a.string("table"), a.int32s("sections"))
                 return []
             },
             .immediate("MoveSection", [arg("table", "s"), arg("from", "i"), arg("to", "i")], []) {
                 service, a in
-                try service.tables.moveSection(a.string(0), from: a.int32(1), to: a.int32(2))
+                try service.tables.moveSection(a.string("table"), from: a.int32("from"), to: a.int32("to"))
                 return []
             },
             .immediate("SetHeader", [arg("table", "s"), arg("section", "i"), arg("text", "s")], []) {
                 service, a in
-                try service.tables.setHeader(a.string(0), section: a.int32(1), text: a.string(2))
+                try service.tables.setHeader(
+                    a.string("table"), section: a.int32("section"), text: a.string("text"))
                 return []
             },
             .immediate("SetFooter", [arg("table", "s"), arg("section", "i"), arg("text", "s")], []) {
                 service, a in
-                try service.tables.setFooter(a.string(0), section: a.int32(1), text: a.string(2))
+                try service.tables.setFooter(
+                    a.string("table"), section: a.int32("section"), text: a.string("text"))
                 return []
             },
             .immediate("FindSection", [arg("table", "s"), arg("header", "s")], [arg("index", "i")]) {
                 service, a in
-                [.int32(try service.tables.findSection(a.string(0), header: a.string(1)))]
+                [.int32(try service.tables.findSection(a.string("table"), header: a.string("header")))]
             },
             .immediate(
                 "InsertRow", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("text", "s")],
@@ -114,7 +123,8 @@ extension CliptabInterface {
                 [
                     .uint64(
                         try service.tables.insertRow(
-                            a.string(0), section: a.int32(1), row: a.int32(2), text: a.string(3)))
+                            a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                            text: a.string("text")))
                 ]
             },
             .immediate(
@@ -122,24 +132,28 @@ extension CliptabInterface {
                 [arg("ids", "at")]
             ) { service, a in
                 let ids = try service.tables.insertRows(
-                    a.string(0), section: a.int32(1), row: a.int32(2), texts: a.strings(3))
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    texts: a.strings("texts"))
                 return [.array(elementSignature: "t", ids.map { .uint64($0) })]
             },
             .immediate(
                 "SetCell", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("text", "s")], []
             ) { service, a in
                 try service.tables.setCell(
-                    a.string(0), section: a.int32(1), row: a.int32(2), text: a.string(3))
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    text: a.string("text"))
                 return []
             },
             .immediate("DeleteRow", [arg("table", "s"), arg("section", "i"), arg("row", "i")], []) {
                 service, a in
-                try service.tables.deleteRow(a.string(0), section: a.int32(1), row: a.int32(2))
+                try service.tables.deleteRow(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"))
                 return []
             },
             .immediate("DeleteRows", [arg("table", "s"), arg("sections", "ai"), arg("rows", "ai")], []) {
                 service, a in
-                try service.tables.deleteRows(a.string(0), sections: a.int32s(1), rows: a.int32s(2))
+                try service.tables.deleteRows(
+                    a.string("table"), sections: a.int32s("sections"), rows: a.int32s("rows"))
                 return []
             },
             .immediate(
@@ -147,7 +161,8 @@ extension CliptabInterface {
                 [arg("paths", "a(ii)")]
             ) { service, a in
                 let paths = try service.tables.deleteWhere(
-                    a.string(0), op: a.string(1), operand: a.string(2), dryRun: a.bool(3))
+                    a.string("table"), op: a.string("op"), operand: a.string("operand"),
+                    dryRun: a.bool("dry_run"))
                 return [
                     .array(
                         elementSignature: "(ii)",
@@ -162,31 +177,33 @@ extension CliptabInterface {
                 ], []
             ) { service, a in
                 try service.tables.moveRow(
-                    a.string(0), from: (a.int32(1), a.int32(2)), to: (a.int32(3), a.int32(4)))
+                    a.string("table"), from: (a.int32("from_section"), a.int32("from_row")),
+                    to: (a.int32("to_section"), a.int32("to_row")))
                 return []
             },
             .immediate("Locate", [arg("id", "t")], [arg("table", "s"), arg("section", "i"), arg("row", "i")])
             {
                 service, a in
-                let found = try service.tables.locate(a.uint64(0))
+                let found = try service.tables.locate(a.uint64("id"))
                 return [.string(found.table), .int32(found.path.section), .int32(found.path.row)]
             },
             .immediate(
                 "SetRowName", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("name", "s")], []
             ) { service, a in
                 try service.tables.setRowName(
-                    a.string(0), section: a.int32(1), row: a.int32(2), rowName: a.string(3))
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    rowName: a.string("name"))
                 return []
             },
             .immediate(
                 "FindRow", [arg("table", "s"), arg("name", "s")],
                 [arg("section", "i"), arg("row", "i"), arg("id", "t")]
             ) { service, a in
-                let found = try service.tables.findRow(a.string(0), rowName: a.string(1))
+                let found = try service.tables.findRow(a.string("table"), rowName: a.string("name"))
                 return [.int32(found.path.section), .int32(found.path.row), .uint64(found.id)]
             },
             .writing("GetRowNames", [arg("table", "s")], [arg("names", "a(ts)")]) { service, a in
-                let names = try service.tables.rowNames(of: a.string(0))
+                let names = try service.tables.rowNames(of: a.string("table"))
                 return try CliptabInterface.nameReply(names, hint: "ask GetRowNamesPage for a section's rows")
             },
             .writing(
@@ -195,11 +212,12 @@ extension CliptabInterface {
                 [arg("names", "a(ts)")]
             ) { service, a in
                 let names = try service.tables.rowNames(
-                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
+                    of: a.string("table"), section: a.int32("section"), offset: a.uint32("offset"),
+                    limit: a.uint32("limit"))
                 return try CliptabInterface.nameReply(names, hint: "page with offset and limit")
             },
             .immediate("GetSecret", [arg("table", "s")], [arg("secret", "b")]) { service, a in
-                [.boolean(try service.tables.record(of: a.string(0)).isSecret)]
+                [.boolean(try service.tables.record(of: a.string("table")).isSecret)]
             },
             .writing(
                 "GetRowPreviews",
@@ -210,8 +228,9 @@ extension CliptabInterface {
                 [arg("rows", "a(ts)")]
             ) { service, a in
                 let rows = try service.tables.rows(
-                    of: a.string(0), section: a.int32(1), offset: a.uint32(2), limit: a.uint32(3))
-                let characters = min(Int(try a.uint32(4)), CliptabInterface.maxPreviewCharacters)
+                    of: a.string("table"), section: a.int32("section"), offset: a.uint32("offset"),
+                    limit: a.uint32("limit"))
+                let characters = min(Int(try a.uint32("max_chars")), CliptabInterface.maxPreviewCharacters)
                 // Only the start of each text is sent: what a menu shows of a row of megabytes.
                 let previews = rows.map { row in
                     let scalars = row.text.unicodeScalars
@@ -236,7 +255,9 @@ extension CliptabInterface {
             ) { service, a in
                 [
                     strings(
-                        try service.tables.actions(a.string(0), section: a.int32(1), row: a.int32(2)).map(
+                        try service.tables.actions(
+                            a.string("table"), section: a.int32("section"), row: a.int32("row")
+                        ).map(
                             \.rawValue))
                 ]
             },
@@ -248,7 +269,8 @@ extension CliptabInterface {
                 [
                     .boolean(
                         try service.tables.canPerform(
-                            a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3)))
+                            a.string("table"), action: a.string("action"), section: a.int32("section"),
+                            row: a.int32("row")))
                 ]
             },
             .deferred(
@@ -257,27 +279,39 @@ extension CliptabInterface {
                 [arg("text", "s")]
             ) { service, a, done in
                 try service.perform(
-                    a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3), completion: done)
+                    a.string("table"), action: a.string("action"), section: a.int32("section"),
+                    row: a.int32("row"), completion: done)
             },
             .immediate("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
             {
                 service, a in
-                [.string(try service.copy(a.string(0), section: a.int32(1), row: a.int32(2)))]
+                [
+                    .string(
+                        try service.copy(a.string("table"), section: a.int32("section"), row: a.int32("row")))
+                ]
             },
             .immediate(
                 "CopySection", [arg("table", "s"), arg("section", "i"), arg("separator", "s")],
                 [arg("text", "s")]
             ) { service, a in
-                [.string(try service.copySection(a.string(0), section: a.int32(1), separator: a.string(2)))]
+                [
+                    .string(
+                        try service.copySection(
+                            a.string("table"), section: a.int32("section"), separator: a.string("separator")))
+                ]
             },
             .immediate("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
                 service, a in
-                [.string(try service.cut(a.string(0), section: a.int32(1), row: a.int32(2)))]
+                [
+                    .string(
+                        try service.cut(a.string("table"), section: a.int32("section"), row: a.int32("row")))
+                ]
             },
             .deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
             {
                 service, a, done in
-                try service.paste(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
+                try service.paste(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)
             },
             .deferredPaste(
                 "PasteToFocus",
@@ -285,7 +319,8 @@ extension CliptabInterface {
                 [arg("delivered", "b")]
             ) { service, a, done in
                 try service.pasteToFocus(
-                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    timeoutMilliseconds: a.uint32("timeout_ms"),
                     caller: a.sender, completion: done)
             },
             // Added in API version 3: the same paste, answering why it did not deliver.
@@ -295,7 +330,8 @@ extension CliptabInterface {
                 [arg("delivered", "b"), arg("reason", "s")]
             ) { service, a, done in
                 try service.pasteToFocus(
-                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    timeoutMilliseconds: a.uint32("timeout_ms"),
                     caller: a.sender, completion: done)
             },
             // Added in API version 3: the window focused now, for a paste into it later.
@@ -310,14 +346,15 @@ extension CliptabInterface {
                 ],
                 [arg("delivered", "b"), arg("reason", "s")]
             ) { service, a, done in
-                let window = try a.uint64(4)
+                let window = try a.uint64("window")
                 guard window != 0 else {
                     throw CliptabError(
                         .invalidArgument,
                         "window is 0: call PasteToFocusWithReason to paste where the focus is")
                 }
                 try service.pasteToFocus(
-                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    timeoutMilliseconds: a.uint32("timeout_ms"),
                     caller: a.sender, window: window, completion: done)
             },
             .deferred("GetClipboard", [], [arg("text", "s")]) { service, _, done in
@@ -328,14 +365,18 @@ extension CliptabInterface {
                 return []
             },
             .immediate("SetAllowedActions", [arg("table", "s"), arg("actions", "as")], []) { service, a in
-                try service.tables.setAllowedActions(a.string(0), a.strings(1))
+                try service.tables.setAllowedActions(a.string("table"), a.strings("actions"))
                 return []
             },
             .immediate("GetAllowedActions", [arg("table", "s")], [arg("actions", "as")]) { service, a in
-                [strings(try service.tables.record(of: a.string(0)).allowedActions.actions.map(\.rawValue))]
+                [
+                    strings(
+                        try service.tables.record(of: a.string("table")).allowedActions.actions.map(
+                            \.rawValue))
+                ]
             },
             .immediate("SetSecret", [arg("table", "s"), arg("secret", "b")], []) { service, a in
-                try service.tables.setSecret(a.string(0), a.bool(1))
+                try service.tables.setSecret(a.string("table"), a.bool("secret"))
                 return []
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },

@@ -15,10 +15,10 @@ public struct CliptabInterface {
     /// bus's 128 MiB message limit, so that no reply can be refused by the bus.
     public static let maxReplyBytes = 64 << 20
 
-    private let service: DaemonService
+    private let service: ClipboardService
 
     /// Makes the interface over `service`.
-    public init(service: DaemonService) { self.service = service }
+    public init(service: ClipboardService) { self.service = service }
 
     /// The interface description with its handlers.
     public func makeInterface() -> BusInterface {

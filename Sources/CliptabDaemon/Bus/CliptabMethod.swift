@@ -14,15 +14,15 @@ struct CliptabMethod {
     /// The values it answers.
     let outputs: [BusArgument]
     /// Decodes the call, asks the service, and answers (now, or later for a deferred one).
-    let body: (DaemonService, BusMethodCall) throws -> BusReply
+    let body: (ClipboardService, BusMethodCall) throws -> BusReply
 
     /// A method answered at once with the values its handler returns.
     static func immediate(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
-        _ handler: @escaping (DaemonService, CallArguments) throws -> [BusValue]
+        _ handler: @escaping (ClipboardService, CallArguments) throws -> [BusValue]
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            .values(try handler(service, CallArguments(call.arguments)))
+            .values(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
 
@@ -30,10 +30,10 @@ struct CliptabMethod {
     /// (large replies: no boxed value per element).
     static func writing(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
-        _ handler: @escaping (DaemonService, CallArguments) throws -> (BusMessage) throws -> Void
+        _ handler: @escaping (ClipboardService, CallArguments) throws -> (BusMessage) throws -> Void
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            .writing(try handler(service, CallArguments(call.arguments)))
+            .writing(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
 
@@ -42,7 +42,7 @@ struct CliptabMethod {
     static func deferred(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (DaemonService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
+            @escaping (ClipboardService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
         deferredReply(name, inputs, outputs, encode: { [BusValue.string($0)] }, handler)
@@ -53,7 +53,7 @@ struct CliptabMethod {
     static func deferredPaste(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (DaemonService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
+            @escaping (ClipboardService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
             throws
             -> Void
     ) -> CliptabMethod {
@@ -71,11 +71,13 @@ struct CliptabMethod {
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         encode: @escaping (Value) -> [BusValue],
         _ handler:
-            @escaping (DaemonService, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
+            @escaping (ClipboardService, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
             -> Void
     ) -> CliptabMethod {
         CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
-            try handler(service, CallArguments(call.arguments, sender: call.sender)) { result in
+            try handler(
+                service, CallArguments(call.arguments, names: inputs.map(\.name), sender: call.sender)
+            ) { result in
                 switch result {
                 case .success(let value): try? call.reply(encode(value))
                 case .failure(let error): try? call.replyError(error)
@@ -86,7 +88,7 @@ struct CliptabMethod {
     }
 
     /// The method dispatched to `service`.
-    func bound(to service: DaemonService) -> BusMethod {
+    func bound(to service: ClipboardService) -> BusMethod {
         BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [body] call in
             try body(service, call)
         }

@@ -11,12 +11,12 @@ struct CliptabProperty {
     /// How its changes are announced.
     let changeSignal: BusProperty.ChangeSignal
     /// Reads the value from a service.
-    let value: (DaemonService) -> BusValue
+    let value: (ClipboardService) -> BusValue
 
     /// Makes a row.
     init(
         name: String, signature: String, changeSignal: BusProperty.ChangeSignal = .true,
-        value: @escaping (DaemonService) -> BusValue
+        value: @escaping (ClipboardService) -> BusValue
     ) {
         self.name = name
         self.signature = signature
@@ -25,7 +25,7 @@ struct CliptabProperty {
     }
 
     /// The property read from `service`.
-    func bound(to service: DaemonService) -> BusProperty {
+    func bound(to service: ClipboardService) -> BusProperty {
         BusProperty(name: name, signature: signature, access: .read, changeSignal: changeSignal) {
             [value] in value(service)
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 
 /// The problems that keep a configuration from being used, one per line of the report.
 public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabCore
 
 /// A configuration read from a file: the settings, what was wrong, and the line of each key.

@@ -9,24 +9,27 @@ import CliptabCore
 public final class ConfiguredService {
     /// Reads the file and keeps the configuration in force.
     public let configurator: Configurator
-    /// The use cases; its `Reload` method calls `reload()`.
-    public let service: DaemonService
+    /// The use cases; their `Reload` method is `reload()`.
+    public let service: ClipboardService
 
     /// Puts `configuration` (what `configurator.start()` returned) in force over `tables`,
-    /// then makes the clipboard with the settings it names, and the service over both.
+    /// then makes the clipboard with the settings it names, and the service over both, which
+    /// tells `announcer` what changes from then on.
     ///
     /// Throws the tables of the file that the store refused to set up.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
-        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
+        announcer: ChangeAnnouncer, makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()
         Configurator.applySettings(configuration, to: tables, clipboard: &settings)
         let failures = Configurator.applyTables(configuration, to: tables)
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
-        service = DaemonService(tables: tables, clipboard: makeClipboard(settings))
-        service.reload = { [weak self] in self?.reload() ?? [] }
+        let clipboard = makeClipboard(settings)
+        service = ClipboardService(
+            tables: tables, clipboard: clipboard, announcer: announcer,
+            reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
     }
 
     /// Reads the file again and applies it; logs the outcome once and returns the problems
@@ -34,7 +37,14 @@ public final class ConfiguredService {
     ///
     /// The one reload of the daemon: the `Reload` method and SIGHUP both come here.
     public func reload() -> [String] {
-        let problems = configurator.reload(tables: service.tables, clipboard: &service.clipboard.settings)
+        Self.reload(configurator, tables: service.tables, clipboard: service.clipboard)
+    }
+
+    /// The reload of `configurator`'s file into `tables` and `clipboard`, logged once.
+    private static func reload(_ configurator: Configurator, tables: TableService, clipboard: ClipboardPolicy)
+        -> [String]
+    {
+        let problems = configurator.reload(tables: tables, clipboard: &clipboard.settings)
         let file = configurator.path ?? "(no configuration file)"
         if problems.isEmpty {
             let details = Log.threshold >= .debug ? ": \(configurator.current.summary)" : ""

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabContract
 import CliptabCore
 import CliptabStore
@@ -126,9 +127,14 @@ public final class Daemon {
         }
         self.signals = signals
         let store = try openStore(configuration)
+        let tables = TableService(catalog: store.catalog, persistence: store.store)
+        // The bus first: the publisher on it is the service's announcer from the start.
+        let bus = try step("Failed to connect to the session bus") { try BusConnection.connect() }
+        self.bus = bus
+        let publisher = SignalPublisher(bus: bus, tables: tables)
+        self.publisher = publisher
         let configured = try ConfiguredService(
-            configurator: configurator, configuration: configuration,
-            tables: TableService(catalog: store.catalog, persistence: store.store)
+            configurator: configurator, configuration: configuration, tables: tables, announcer: publisher
         ) { settings in
             let clipboard = makeClipboard(settings, choice: configuration.backend)
             self.clipboard = clipboard
@@ -137,23 +143,17 @@ public final class Daemon {
         }
         self.configured = configured
         let service = configured.service
-        let bus = try connect(service)
+        try register(service, on: bus)
         try watchCallers(on: bus, clipboard: service.clipboard)
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
-        let publisher = SignalPublisher(bus: bus, tables: service.tables)
-        service.tables.onEvent = { publisher.publish($0) }
-        service.onClipboardChanged = { publisher.publishClipboard(owned: $0, rowID: $1) }
-        self.publisher = publisher
         try ownName(on: bus)
         Log.line(
             "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
-        let loop = EventLoop(bus: bus, signals: signals)
-        loop.sources = clipboard.map { [$0] } ?? []
-        loop.shouldStop = { [unowned self] in replaced }
-        loop.onReload = { [unowned self] in _ = reload() }
-        return loop
+        return EventLoop(
+            bus: bus, signals: signals, sources: clipboard.map { [$0] } ?? [],
+            shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
     /// Takes the data directory's lock, then opens the store in it.
@@ -192,15 +192,12 @@ public final class Daemon {
         }
     }
 
-    /// Connects to the session bus and registers the object serving `service`.
-    private func connect(_ service: DaemonService) throws(StartFailure) -> BusConnection {
-        let bus = try step("Failed to connect to the session bus") { try BusConnection.connect() }
-        self.bus = bus
+    /// Registers the object serving `service` on `bus`.
+    private func register(_ service: ClipboardService, on bus: BusConnection) throws(StartFailure) {
         try step("Failed to register \(CliptabBus.path)") {
             try bus.registerObject(
                 path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
         }
-        return bus
     }
 
     /// The clipboard over the backend `choice` names: Wayland's data-control where the
@@ -271,7 +268,7 @@ public final class Daemon {
     /// Registers the desktops' own search over `service`: GNOME Shell's search provider
     /// and KRunner's runner, each at an object of its own.
     private func registerDesktopSearch(
-        on bus: BusConnection, service: DaemonService, configurator: Configurator
+        on bus: BusConnection, service: ClipboardService, configurator: Configurator
     ) throws(StartFailure) {
         let launcher = menuLauncher
         let search = DesktopSearch(
@@ -350,8 +347,7 @@ public final class Daemon {
     private func shutdown() {
         // No more signals: what follows (the clipboard's hand-over) is not a change to
         // announce, and the bus is about to go.
-        configured?.service.tables.onEvent = { _ in }
-        configured?.service.onClipboardChanged = { _, _ in }
+        publisher?.mute()
         publisher = nil
         bus?.close()
         bus = nil

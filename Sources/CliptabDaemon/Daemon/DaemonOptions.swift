@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabContract
 
 /// What `cliptabd` was asked to do by its command line.

@@ -7,9 +7,11 @@ import DBus
 /// clipboard as its typed signal, and the properties they change with PropertiesChanged.
 ///
 /// A signal that cannot be sent is logged and ignored: the change itself is committed.
-final class SignalPublisher {
+final class SignalPublisher: ChangeAnnouncer {
     private let bus: BusConnection
     private let tables: TableService
+    /// Set at the shutdown: what follows (the clipboard's hand-over) is no change to announce.
+    private var isMuted = false
 
     /// Makes a publisher on `bus` for the changes of `tables`.
     init(bus: BusConnection, tables: TableService) {
@@ -17,8 +19,12 @@ final class SignalPublisher {
         self.tables = tables
     }
 
+    /// Sends nothing from now on.
+    func mute() { isMuted = true }
+
     /// Publishes a committed change; a change of the table list also changes `Tables`.
-    func publish(_ event: TableEvent) {
+    func announce(_ event: TableEvent) {
+        guard !isMuted else { return }
         emit(CliptabSignal(event))
         switch event {
         case .tableAdded, .tableRemoved, .tableRenamed:
@@ -33,7 +39,8 @@ final class SignalPublisher {
 
     /// Publishes a change of this daemon's hold on the clipboard, and of the two properties
     /// that show it.
-    func publishClipboard(owned: Bool, rowID: UInt64) {
+    func announceClipboard(owned: Bool, rowID: UInt64) {
+        guard !isMuted else { return }
         emit(CliptabSignal.clipboard(owned: owned, rowID: rowID))
         propertiesChanged(["ClipboardOwned": .boolean(owned), "ClipboardRowId": .uint64(rowID)])
     }

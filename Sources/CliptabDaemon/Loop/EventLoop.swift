@@ -9,11 +9,11 @@ public final class EventLoop {
     private let bus: BusConnection
     private let signals: SignalChannel
     /// Other sources, polled beside the bus (the clipboard's X connection).
-    public var sources: [PollSource] = []
+    private let sources: [PollSource]
     /// Asked after every dispatch; true ends the loop.
-    public var shouldStop: () -> Bool = { false }
-    /// Called for SIGHUP.
-    public var onReload: () -> Void = {}
+    private let shouldStop: () -> Bool
+    /// Run for SIGHUP.
+    private let reload: () -> Void
     /// The least time between two trims of the heap, in milliseconds.
     static let trimInterval: UInt64 = 1000
     /// The most reply bytes queued for the bus before the loop stops reading new calls.
@@ -29,10 +29,17 @@ public final class EventLoop {
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
-    /// Makes a loop over `bus` and `signals`.
-    public init(bus: BusConnection, signals: SignalChannel) {
+    /// Makes a loop over `bus`, `signals` and `sources` that ends when `shouldStop` says so
+    /// and runs `reload` for SIGHUP.
+    public init(
+        bus: BusConnection, signals: SignalChannel, sources: [PollSource], shouldStop: @escaping () -> Bool,
+        reload: @escaping () -> Void
+    ) {
         self.bus = bus
         self.signals = signals
+        self.sources = sources
+        self.shouldStop = shouldStop
+        self.reload = reload
     }
 
     /// Runs until a stop signal or the loss of the bus.
@@ -78,7 +85,7 @@ public final class EventLoop {
                 if descriptors[busCount].revents != 0 {
                     while let signal = try? signals.next() {
                         if signal == SIGHUP {
-                            onReload()
+                            reload()
                         } else {
                             // Finish what the bus already delivered, then stop.
                             bus.dispatchAll()

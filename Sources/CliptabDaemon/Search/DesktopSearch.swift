@@ -11,7 +11,7 @@ public final class DesktopSearch {
     /// The most identifiers one call may ask about: more than any search returns.
     public static let maxIdentifiers = 1_000
 
-    private let service: DaemonService
+    private let service: ClipboardService
     private let settings: () -> SearchSettings
     /// Opens `cliptab menu` for a search's terms and its first result's table (nil: none).
     private let openMenu: ([String], String?) throws -> Void
@@ -20,7 +20,7 @@ public final class DesktopSearch {
     /// (re-read on every call, so that a reload applies at once), and `openMenu` opens the
     /// menu for `LaunchSearch`.
     public init(
-        service: DaemonService, settings: @escaping () -> SearchSettings,
+        service: ClipboardService, settings: @escaping () -> SearchSettings,
         openMenu: @escaping ([String], String?) throws -> Void
     ) {
         self.service = service

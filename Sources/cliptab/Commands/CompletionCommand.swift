@@ -6,8 +6,9 @@ struct CompletionCommand: CLICommand {
     static let spec = CommandSpec(
         "completion", abstract: "print the completion script for bash, zsh or fish",
         discussion: """
-            Made from the same declarations as the help and the parser. Table names are asked
-            for from the daemon while completing. Install it with:
+            The script hands the command line to cliptab itself, which answers from the same
+            declarations as the help and the parser. Table and row names are asked for from
+            the daemon while completing. Install it with:
               mkdir -p ~/.local/share/bash-completion/completions
               cliptab completion bash > ~/.local/share/bash-completion/completions/cliptab
             zsh: write it as _cliptab into a directory of $fpath (before compinit runs):
@@ -33,11 +34,10 @@ struct CompletionCommand: CLICommand {
 
     /// Prints the script.
     func run(_ context: CommandContext) throws {
-        let script = CompletionScript(commands: CommandList.all.map { $0.spec }, groups: CommandList.groups)
         switch shell {
-        case "zsh": try context.output.write(script.zsh())
-        case "fish": try context.output.write(script.fish())
-        default: try context.output.write(script.bash())
+        case "zsh": try context.output.write(CompletionScript.zsh())
+        case "fish": try context.output.write(CompletionScript.fish())
+        default: try context.output.write(CompletionScript.bash())
         }
     }
 }

@@ -4,12 +4,12 @@
 enum CompletionKind: Equatable, Sendable {
     /// Nothing to offer.
     case none
-    /// The names of the daemon's tables, asked for with `cliptab tables` while completing.
+    /// The names of the daemon's tables, asked for with `ListTables` while completing.
     case table
     /// File names.
     case file
     /// The names of the rows of the table named by the first argument, asked for with
-    /// `cliptab name TABLE --list` while completing.
+    /// `GetRowNames` while completing.
     case row
     /// One of a fixed list of words.
     case choices([String])
@@ -109,7 +109,8 @@ struct OptionSpec: Sendable {
 
 /// The declaration of one command: its name, its help, its arguments and its options.
 ///
-/// Usage lines, help pages, argument checking and the shell completion are all made from it.
+/// Usage lines, help pages, argument checking and the shell completion (`Completer`) are
+/// all made from it.
 struct CommandSpec: Sendable {
     /// The words that select the command (`get`, or `section add`).
     let name: String

@@ -18,21 +18,15 @@ final class InProcessDaemon {
     let keys: RecordingInjector
     /// The clock of the policy's timers.
     let clock: VirtualClock
+    /// What the bus would announce.
+    let announced = ChangeRecorder()
     /// Every committed change, in order.
-    private(set) var events: [TableEvent] = []
+    var events: [TableEvent] { announced.events }
     /// Every change of the hold on the clipboard announced: (owned, row id).
-    private(set) var clipboardChanges: [ClipboardChange] = []
-
-    /// One announced change of the hold on the clipboard.
-    struct ClipboardChange: Equatable {
-        /// Whether this daemon holds the clipboard.
-        let owned: Bool
-        /// The copied row's id, or 0.
-        let rowID: UInt64
-    }
+    var clipboardChanges: [ChangeRecorder.ClipboardChange] { announced.clipboardChanges }
 
     /// The use cases.
-    var service: DaemonService { configured.service }
+    var service: ClipboardService { configured.service }
     /// The tables.
     var tables: TableService { configured.service.tables }
     /// The configuration file's path.
@@ -50,17 +44,13 @@ final class InProcessDaemon {
         let clock = VirtualClock()
         configured = try ConfiguredService(
             configurator: configurator, configuration: try configurator.start(),
-            tables: TableService(catalog: Catalog(), persistence: MemoryPersistence())
+            tables: TableService(catalog: Catalog(), persistence: MemoryPersistence()), announcer: announced
         ) { settings in
             ClipboardPolicy(backend: backend, injector: keys, settings: settings) { clock.now }
         }
         clipboard = backend
         self.keys = keys
         self.clock = clock
-        configured.service.tables.onEvent = { [unowned self] in events.append($0) }
-        configured.service.onClipboardChanged = { [unowned self] in
-            clipboardChanges.append(ClipboardChange(owned: $0, rowID: $1))
-        }
     }
 
     /// Rewrites the configuration file.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 
-extension DaemonService {
+extension ClipboardService {
     /// The longest wait for the target's fetch a call may ask for, in milliseconds: a
     /// minute, as for `timeout_ms` in the file (a caller that waits longer than 25 s must
     /// raise its own D-Bus call timeout).
@@ -27,11 +27,12 @@ extension DaemonService {
         try clipboard.pasteToFocus(
             cell.text, isSecret: cell.isSecret, rowID: cell.id, timeoutMilliseconds: Int(timeoutMilliseconds),
             caller: caller, window: window
-        ) { [weak self] result in
+        ) { result in
             if case .success(let outcome) = result {
                 var notes = outcome.notes
                 if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
-                for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
+                // Such as nothing to restore, or no fetch in time; never any text.
+                for note in notes { Log.line("paste into the focused window (table \(table)): \(note)") }
             }
             completion(result.mapError { $0 })
         }

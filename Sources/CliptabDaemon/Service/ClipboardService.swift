@@ -1,32 +1,32 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 
-/// The daemon's use cases over the table service and the clipboard: what each D-Bus method
-/// does, without knowing anything of D-Bus.
-public final class DaemonService {
+/// The clipboard's use cases over the tables: copy, cut and paste of rows, pasting into the
+/// focused window, and the announcements of what changed, without knowing anything of D-Bus.
+///
+/// The bus's method rows call it for these, and its `tables` for the rest.
+public final class ClipboardService {
     /// The tables.
     public let tables: TableService
     /// The clipboard's rules over its backend.
     public let clipboard: ClipboardPolicy
-    /// Called when this daemon's hold on the clipboard changes: (owned, copied row id or 0).
-    public var onClipboardChanged: (Bool, UInt64) -> Void = { _, _ in }
     /// The row whose text this daemon serves on the clipboard (0: none, a section copy, or
     /// another program's content put back after a paste).
     public var copiedRowID: UInt64 { clipboard.copiedRowID }
-
-    /// Told what a paste into the focused window noticed; written to the log unless replaced.
-    ///
-    /// Such as nothing to restore, or no fetch in time; never any text.
-    public var onNote: (String) -> Void = { Log.line($0) }
-
     /// Re-reads the configuration; returns the problems found (empty = applied).
-    public var reload: () -> [String] = { [] }
+    public let reload: () -> [String]
 
-    /// Makes the service.
-    public init(tables: TableService, clipboard: ClipboardPolicy) {
+    /// Makes the service; `announcer` is told every committed change of `tables` and every
+    /// change of the hold on the clipboard, `reload` is what the `Reload` method runs.
+    public init(
+        tables: TableService, clipboard: ClipboardPolicy, announcer: ChangeAnnouncer,
+        reload: @escaping () -> [String]
+    ) {
         self.tables = tables
         self.clipboard = clipboard
-        clipboard.announce = { [weak self] owned, rowID in self?.onClipboardChanged(owned, rowID) }
+        self.reload = reload
+        tables.onEvent = { announcer.announce($0) }
+        clipboard.announce = { announcer.announceClipboard(owned: $0, rowID: $1) }
     }
 
     /// Copies a cell to the clipboard (guarded by `copy`); returns its text.

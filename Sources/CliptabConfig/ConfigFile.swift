@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabCore
-import Glibc
 
 /// An INI-style file as git and systemd users know it, split into sections and entries.
 ///
@@ -14,7 +12,9 @@ import Glibc
 /// - Names of sections and keys are letters, digits, `_` and `-`.
 ///
 /// Syntax errors and keys set twice in one section are problems; what the keys mean is
-/// for the reader of the entries to judge.
+/// for the reader of the entries to judge. This is the one reader of `cliptab.conf`:
+/// `cliptabd` checks the whole file, `cliptab` reads `[cli]` and `cliptab-menu` `[menu]`
+/// through it, so that a line means the same to all three.
 public struct ConfigFile: Equatable, Sendable {
     /// The path the text came from, used in problem reports.
     public let path: String
@@ -60,7 +60,7 @@ public struct ConfigFile: Equatable, Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 problem(
                     lineNumber,
-                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \(Quotation.quoted(line))"
+                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \(ConfigQuotation.quoted(line))"
                 )
                 continue
             }
@@ -70,14 +70,14 @@ public struct ConfigFile: Equatable, Sendable {
                     lineNumber,
                     key.isEmpty
                         ? "a key name is missing before \"=\""
-                        : "\(Quotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
+                        : "\(ConfigQuotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
                 )
                 continue
             }
             guard let section = current else {
                 problem(
                     lineNumber,
-                    "\(Quotation.quoted(key)) is outside any section; put it under a header such as [clipboard]"
+                    "\(ConfigQuotation.quoted(key)) is outside any section; put it under a header such as [clipboard]"
                 )
                 continue
             }
@@ -94,7 +94,8 @@ public struct ConfigFile: Equatable, Sendable {
             if let earlier = firstLine[identity] {
                 problem(
                     lineNumber,
-                    "\(Quotation.quoted(key)) is already set on line \(earlier) of this section; keep one")
+                    "\(ConfigQuotation.quoted(key)) is already set on line \(earlier) of this section; keep one"
+                )
                 continue
             }
             firstLine[identity] = lineNumber
@@ -141,7 +142,7 @@ public struct ConfigFile: Equatable, Sendable {
             throw SyntaxError(
                 name.isEmpty
                     ? "a section header needs a name, as in [clipboard]"
-                    : "\(Quotation.quoted(name)) is not a section name (letters, digits, \"_\" and \"-\" only)"
+                    : "\(ConfigQuotation.quoted(name)) is not a section name (letters, digits, \"_\" and \"-\" only)"
             )
         }
         rest = trimmed(rest[nameEnd...])
@@ -157,7 +158,7 @@ public struct ConfigFile: Equatable, Sendable {
         }
         let trailing = trimmed(rest.dropFirst())
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the section header")
+            throw SyntaxError("unexpected \(ConfigQuotation.quoted(trailing)) after the section header")
         }
         return ConfigSectionHeader(name: name, subsection: subsection, line: number)
     }
@@ -168,7 +169,7 @@ public struct ConfigFile: Equatable, Sendable {
         let (value, after) = try quoted(text)
         let trailing = trimmed(after)
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the quoted value")
+            throw SyntaxError("unexpected \(ConfigQuotation.quoted(trailing)) after the quoted value")
         }
         return value
     }
@@ -194,38 +195,4 @@ public struct ConfigFile: Equatable, Sendable {
         }
         throw SyntaxError("a quoted text is not closed with \"")
     }
-
-    /// Reads the whole file at `path`.
-    ///
-    /// Throws the `errno` of the failing call: `ENOENT` when there is no such file.
-    public static func read(path: String) throws(ConfigReadError) -> [UInt8] {
-        // Without blocking: opening a FIFO for reading waits for a writer, and would stall
-        // the daemon at its start or on a reload; only a regular file is read.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 { throw ConfigReadError(code: errno) }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) != 0 { throw ConfigReadError(code: errno) }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw ConfigReadError(code: EISDIR)
-        default: throw ConfigReadError(notRegular: ConfigReadError.typeName(info.st_mode))
-        }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ConfigReadError(code: errno)
-            }
-            if count == 0 { return bytes }
-            // A configuration is small; a huge file is a mistake, not a configuration.
-            if bytes.count + count > maxBytes { throw ConfigReadError(code: EFBIG) }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    /// The largest configuration file read: 1 MiB.
-    public static let maxBytes = 1 << 20
 }
