@@ -9,15 +9,21 @@ public final class TableService {
     public private(set) var catalog: Catalog
     /// The limits on names, cells, rows and sections.
     public var limits: Limits
-    /// Called once per committed change, in order, with the events for the signals.
-    public var onEvent: (TableEvent) -> Void = { _ in }
     private let persistence: Persistence
+    /// Told once per committed change, in order, with the event for the signals and the
+    /// catalog as that change left it.
+    private let announce: (TableEvent, Catalog) -> Void
 
-    /// Makes a service over a loaded catalog and the persistence that it was loaded from.
-    public init(catalog: Catalog, persistence: Persistence, limits: Limits = .defaults) {
+    /// Makes a service over a loaded catalog and the persistence that it was loaded from,
+    /// telling `announce` every committed change (`{ _, _ in }` where nobody listens).
+    public init(
+        catalog: Catalog, persistence: Persistence, limits: Limits = .defaults,
+        announce: @escaping (TableEvent, Catalog) -> Void
+    ) {
         self.catalog = catalog
         self.persistence = persistence
         self.limits = limits
+        self.announce = announce
     }
 
     /// Makes `writes` durable, applies them, then announces `events`.
@@ -32,7 +38,7 @@ public final class TableService {
             throw CliptabError(.storageFailure, "the change could not be saved: \(error)")
         }
         catalog.apply(writes)
-        for event in events { onEvent(event) }
+        for event in events { announce(event, catalog) }
     }
 
     // MARK: - Lookups

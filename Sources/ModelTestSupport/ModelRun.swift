@@ -19,37 +19,43 @@ public final class ModelRun {
     private var issued = Set<UInt64>()
     /// The same ids in order, for the generator's `locate` calls.
     var issuedList: [UInt64] = []
-    /// The events of the current step.
-    private var events: [TableEvent] = []
+    /// The events of the current step, as the service announces them.
+    private let tap = TableEventTap()
+    private var events: [TableEvent] { tap.events }
     private var steps = 0
     /// Every "call:outcome" seen so far ("insertRows:ok", "moveRow:IndexOutOfRange"), to
     /// show that the generator reaches every kind of call and error.
     public private(set) var coverage = Set<String>()
     private let failurePercent: Int
 
-    /// Starts a run of `seed` over `service` (with an empty catalog) and its `hooks`.
-    public init(seed: UInt64, service: TableService, hooks: FaultHooks, failurePercent: Int = 4) {
+    /// Starts a run of `seed` over the service `makeService` makes (with an empty catalog,
+    /// announcing through the closure it is given) and its `hooks`.
+    public init(
+        seed: UInt64, hooks: FaultHooks, failurePercent: Int = 4,
+        service makeService: (@escaping (TableEvent, Catalog) -> Void) -> TableService
+    ) {
         self.seed = seed
+        let service = makeService(tap.record)
         self.service = service
         self.hooks = hooks
         self.failurePercent = failurePercent
         rng = SeededRandom(seed: seed)
         reference = ReferenceModel(limits: service.limits)
-        attach(service, hooks: hooks)
     }
 
     /// Continues the run on another service (a reopened store) holding the same state.
-    public func attach(_ service: TableService, hooks: FaultHooks) {
-        self.service = service
+    public func attach(
+        hooks: FaultHooks, service makeService: (@escaping (TableEvent, Catalog) -> Void) -> TableService
+    ) {
+        service = makeService(tap.record)
         self.hooks = hooks
-        service.onEvent = { [unowned self] event in self.events.append(event) }
     }
 
     /// Lets go of the service and its persistence (so a store can close).
     public func detach() {
-        attach(
-            TableService(catalog: Catalog(), persistence: MemoryPersistence()),
-            hooks: .memory(MemoryPersistence()))
+        attach(hooks: .memory(MemoryPersistence())) { _ in
+            TableService(catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
+        }
     }
 
     /// Runs `count` random steps; nil, or a description of the first disagreement with the
@@ -72,7 +78,7 @@ public final class ModelRun {
         let commitsBefore = hooks.commits()
         let inject = operation.mutates && rng.percent(failurePercent)
         if inject { hooks.arm() }
-        events = []
+        tap.clear()
         let actual: Outcome
         var message = ""
         do {

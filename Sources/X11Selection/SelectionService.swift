@@ -7,10 +7,10 @@ import Glibc
 /// Loop contract: call `processEvents(now:)` before every `poll()` (Xlib may hold queued
 /// events that `poll` cannot see) and whenever `fileDescriptor` is readable; wait at most
 /// until `nextDeadline()`. Once `isBroken` is true, stop polling the descriptor.
-/// Callbacks (`onOwnershipLost`, read completions) run inside `processEvents(now:)`,
-/// inside `handOverToClipboardManager` (which drives the loop itself while it waits), or
-/// inside `readMarkedText` (and `readText`) when it can answer at once (our own
-/// selection, a lost display).
+/// Read completions run inside `processEvents(now:)`, inside `handOverToClipboardManager`
+/// (which drives the loop itself while it waits), or inside `readMarkedText` (and
+/// `readText`) when it can answer at once (our own selection, a lost display). Losses and
+/// answered requests wait for the owner in `takeNotices()`.
 /// Times are `CLOCK_MONOTONIC` milliseconds (as from `Posix.MonotonicClock.milliseconds()`).
 /// Not thread-safe: use it from the loop's thread only.
 public final class SelectionService {
@@ -31,17 +31,10 @@ public final class SelectionService {
     /// True when the last `processEvents(now:)` stopped at its budget with events queued.
     private var eventsLeftQueued = false
 
-    /// Called when another client takes a selection this service owned.
-    ///
-    /// Runs for a SelectionClear that is not stale; not for `release`, nor when the
-    /// display is lost.
-    public var onOwnershipLost: ((SelectionName) -> Void)?
-
-    /// Called for every request this service answered for a selection it owns, and again
-    /// when an incremental text transfer completes (see `SelectionTransfer`).
-    public var onTransfer: ((SelectionTransfer) -> Void)?
-    /// Reports collected while one event is handled, given to `onTransfer` after it (so
-    /// that the SelectionNotify is already sent).
+    /// What happened to our selections since the last `takeNotices()`, oldest first.
+    private var notices: [SelectionNotice] = []
+    /// Reports collected while one event is handled, noticed after it (so that the
+    /// SelectionNotify is already sent).
     private var transferReports: [SelectionTransfer] = []
 
     private init(connection: DisplayConnection, configuration: SelectionConfiguration) {
@@ -159,9 +152,8 @@ public final class SelectionService {
 
     private func dispatch(_ event: ServerEvent, now: UInt64) {
         defer {
-            let reports = transferReports
+            notices.append(contentsOf: transferReports.map(SelectionNotice.transfer))
             transferReports = []
-            for report in reports { onTransfer?(report) }
         }
         switch event {
         case .selectionRequest(let request):
@@ -435,7 +427,14 @@ public final class SelectionService {
         if time < ownership.time { return }
         if time == ownership.time && connection.selectionOwner(atom) == window { return }
         ownerships[selection] = nil
-        onOwnershipLost?(selection)
+        notices.append(.lost(selection))
+    }
+
+    /// What happened to our selections since the last call (losses and answered requests),
+    /// oldest first; taken, so that each is handled once.
+    public func takeNotices() -> [SelectionNotice] {
+        defer { notices = [] }
+        return notices
     }
 
     // MARK: - Reading

@@ -50,7 +50,8 @@ enum StoreBenchmark {
             // The table is at the default row limit; the benchmark needs room for its inserts.
             var limits = Limits.defaults
             limits.maxRowsPerTable = 2 * size
-            let service = TableService(catalog: catalog, persistence: store, limits: limits)
+            let service = TableService(
+                catalog: catalog, persistence: store, limits: limits, announce: { _, _ in })
             var timings: [String: (subject: Double, baseline: Double)] = [:]
             timings["insert"] = try Measure.paired(repetitions, baseline: bare.commit) { index in
                 try service.insertRow(
@@ -139,7 +140,7 @@ enum StoreBenchmark {
     /// Writes a store with `rows` rows in two sections of one table "bench".
     static func populate(directory: String, rows: Int) throws {
         let (store, catalog) = try SQLiteStore.open(directory: directory)
-        let service = TableService(catalog: catalog, persistence: store)
+        let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })
         var data = "## first\n"
         for index in 0..<rows / 2 { data += "row \(index) of the first section\n" }
         data += "## second\n"

@@ -308,7 +308,8 @@ struct ErrorCodeTests {
     /// Any other error of the persistence becomes StorageFailure, with its description.
     @Test("Any other error of the persistence becomes StorageFailure, with its description")
     func foreignStorageError() throws {
-        let service = TableService(catalog: Catalog(), persistence: BrokenPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: BrokenPersistence(), announce: { _, _ in })
         #expect {
             try service.createTable("t")
         } throws: { error in

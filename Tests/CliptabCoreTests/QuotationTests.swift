@@ -20,7 +20,8 @@ struct QuotationTests {
     }
 
     @Test func refusalsOfTheServiceQuoteShortly() throws {
-        let service = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         let huge = String(repeating: "x", count: 1 << 20)
         let messages = [
             Result { _ = try service.findRow(huge, rowName: "a") },

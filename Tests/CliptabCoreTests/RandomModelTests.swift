@@ -44,8 +44,9 @@ struct RandomModelTests {
             let persistence = MemoryPersistence()
             // The seed picks the limits, so that a replayed seed runs with the same ones.
             let limits = seed % 4 == 3 ? Limits.defaults : Self.smallLimits
-            let service = TableService(catalog: Catalog(), persistence: persistence, limits: limits)
-            let run = ModelRun(seed: seed, service: service, hooks: .memory(persistence))
+            let run = ModelRun(seed: seed, hooks: .memory(persistence)) {
+                TableService(catalog: Catalog(), persistence: persistence, limits: limits, announce: $0)
+            }
             if let problem = run.run(steps: Self.steps) {
                 Issue.record(Comment(rawValue: problem))
                 return

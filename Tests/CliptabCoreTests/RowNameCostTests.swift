@@ -28,7 +28,7 @@ struct RowNameCostTests {
         let catalog = Catalog(
             tables: [Table(record: record, sections: sectionList, names: names)],
             counters: Counters(nextRowID: UInt64(named + 1), nextSectionID: lastID + 1, nextTableID: 2))
-        return TableService(catalog: catalog, persistence: MemoryPersistence())
+        return TableService(catalog: catalog, persistence: MemoryPersistence(), announce: { _, _ in })
     }
 
     @Test("GetRowNames is linear in sections + names, in table order")

@@ -9,18 +9,19 @@ final class ServiceRecorder {
     let persistence = MemoryPersistence()
     /// The service under test.
     let service: TableService
+    private let tap = TableEventTap()
     /// The events sent so far (cleared by `takeEvents`).
-    private(set) var events: [TableEvent] = []
+    var events: [TableEvent] { tap.events }
 
     /// Makes an empty service with `limits`.
     init(limits: Limits = .defaults) {
-        service = TableService(catalog: Catalog(), persistence: persistence, limits: limits)
-        service.onEvent = { [unowned self] event in self.events.append(event) }
+        service = TableService(
+            catalog: Catalog(), persistence: persistence, limits: limits, announce: tap.record)
     }
 
     /// The events since the last call, and forgets them.
     func takeEvents() -> [TableEvent] {
-        defer { events = [] }
+        defer { tap.clear() }
         return events
     }
 

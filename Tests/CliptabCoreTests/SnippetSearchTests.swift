@@ -11,7 +11,8 @@ struct SnippetSearchTests {
     /// and secret table "vault" (section 0 "Mail": "hunter2" named "mail-password",
     /// "hello-secret").
     static func service() throws -> TableService {
-        let service = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         try service.createTable("notes")
         try service.setHeader("notes", section: 0, text: "Greetings")
         try service.insertRows("notes", section: 0, row: 0, texts: ["Hello World", "über Straße"])
@@ -69,7 +70,8 @@ struct SnippetSearchTests {
 
     /// At most `limit` results; named rows are kept first even when found last.
     @Test func theCap() throws {
-        let service = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         try service.createTable("t")
         try service.insertRows("t", section: 0, row: 0, texts: (0..<500).map { "row \($0)" })
         try service.setRowName("t", section: 0, row: 499, rowName: "last")
@@ -80,7 +82,8 @@ struct SnippetSearchTests {
     /// The steps: 8 per table and per row, one per byte of each header and each text read
     /// (no first byte matched); the budget spent ends the search with what it found.
     @Test func boundInSteps() throws {
-        let service = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         try service.createTable("t")
         try service.setHeader("t", section: 0, text: "header")
         try service.insertRows("t", section: 0, row: 0, texts: Array(repeating: "0123456789", count: 1_000))
@@ -101,7 +104,8 @@ struct SnippetSearchTests {
 
     /// A term of repeated bytes over a text of the same bytes costs comparisons, counted.
     @Test func comparisonsAreCharged() throws {
-        let service = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let service = TableService(
+            catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         try service.createTable("t")
         try service.insertRow("t", section: 0, row: 0, text: String(repeating: "a", count: 10_000))
         var budget = MatchBudget(steps: 1_000_000)

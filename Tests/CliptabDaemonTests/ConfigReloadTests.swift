@@ -9,7 +9,7 @@ import Testing
 struct ConfigReloadTests {
     final class Setup {
         let directory: TemporaryDirectory
-        let tables = TableService(catalog: Catalog(), persistence: MemoryPersistence())
+        let tables = TableService(catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
         var clipboard = ClipboardSettings()
         let configurator: Configurator
         var path: String { directory.appending("cliptab.conf") }

@@ -196,12 +196,15 @@ struct UseCaseTests {
         let configuration = try configurator.start()
         let persistence = MemoryPersistence()
         persistence.failNextCommit = CliptabError(.storageFailure, "the disk is full")
-        let tables = TableService(catalog: Catalog(), persistence: persistence)
+        let tables = TableService(catalog: Catalog(), persistence: persistence, announce: { _, _ in })
         #expect(throws: StartFailure.self) {
             _ = try ConfiguredService(
-                configurator: configurator, configuration: configuration, tables: tables,
-                announcer: ChangeRecorder()
-            ) { ClipboardPolicy(backend: RecordingBackend(), injector: nil, settings: $0) { 0 } }
+                configurator: configurator, configuration: configuration, tables: tables
+            ) {
+                ClipboardPolicy(
+                    backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()
+                ) { 0 }
+            }
         }
         Log.threshold = .info
     }

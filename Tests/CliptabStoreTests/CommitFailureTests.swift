@@ -50,9 +50,11 @@ struct CommitFailureTests {
     }
 
     /// A store in `directory` with table "t": sections ["a" "b" "c"] and "B" ["d"].
-    static func populated(_ directory: TemporaryDirectory) throws -> (SQLiteStore, TableService) {
+    static func populated(_ directory: TemporaryDirectory, tap: TableEventTap = TableEventTap()) throws
+        -> (SQLiteStore, TableService)
+    {
         let (store, catalog) = try SQLiteStore.open(directory: directory.path)
-        let service = TableService(catalog: catalog, persistence: store)
+        let service = TableService(catalog: catalog, persistence: store, announce: tap.record)
         try service.createTable("t")
         try service.insertRows("t", section: 0, row: 0, texts: ["a", "b", "c"])
         try service.insertSection("t", at: -1, header: "B", footer: "")
@@ -72,10 +74,10 @@ struct CommitFailureTests {
         arguments: Call.allCases)
     func failedCommit(call: Call) throws {
         let directory = try TemporaryDirectory(prefix: "cliptab-commit")
-        var (store, service): (SQLiteStore?, TableService?) = try Self.populated(directory)
+        let tap = TableEventTap()
+        var (store, service): (SQLiteStore?, TableService?) = try Self.populated(directory, tap: tap)
         let before = service!.catalog
-        var events: [TableEvent] = []
-        service!.onEvent = { events.append($0) }
+        tap.clear()
 
         store!.injectCommitFailures(1)
         #expect {
@@ -85,12 +87,12 @@ struct CommitFailureTests {
             return error?.code == .storageFailure && error?.message.contains(store!.path) == true
         }
         #expect(service!.catalog == before, "memory changed")
-        #expect(events.isEmpty, "a failed call sent events")
+        #expect(tap.events.isEmpty, "a failed call sent events")
         #expect(try Self.reload(directory) == before, "the file changed")
 
         try call.perform(on: service!)
         #expect(service!.catalog != before)
-        #expect(!events.isEmpty || call == .allowedActions)
+        #expect(!tap.events.isEmpty || call == .allowedActions)
         let after = service!.catalog
         (store, service) = (nil, nil)
         #expect(try Self.reload(directory) == after, "the successful call was not saved")
@@ -111,7 +113,7 @@ struct CommitFailureTests {
 
         let (reopened, catalog) = try SQLiteStore.open(directory: directory.path)
         #expect(catalog == before)
-        let next = TableService(catalog: catalog, persistence: reopened)
+        let next = TableService(catalog: catalog, persistence: reopened, announce: { _, _ in })
         let ids = try next.insertRows("t", section: 0, row: 0, texts: ["kept"])
         #expect(ids == [before.counters.nextRowID], "the failed call used no id")
         #expect(try next.cell(of: "t", section: 0, row: 0) == "kept")

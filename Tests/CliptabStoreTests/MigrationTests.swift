@@ -69,14 +69,14 @@ struct MigrationTests {
         #expect(vault.sections[0].rows.rows == [Row(id: 22, key: 0, text: "hunter2")])
 
         // Names work on the migrated store, and survive a reopen.
-        let service = TableService(catalog: catalog, persistence: store)
+        let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })
         try service.setRowName("snippets", section: 0, row: 1, rowName: "sig")
         try service.moveRow("snippets", from: (0, 1), to: (1, 1))
         #expect(try service.findRow("snippets", rowName: "sig").id == 7)
         store.close()
         let (again, reloaded) = try SQLiteStore.open(directory: directory.path)
         defer { again.close() }
-        let reopened = TableService(catalog: reloaded, persistence: again)
+        let reopened = TableService(catalog: reloaded, persistence: again, announce: { _, _ in })
         let found = try reopened.findRow("snippets", rowName: "sig")
         #expect(found.path == IndexPath(section: 1, row: 1) && found.id == 7)
         #expect(reloaded.tables["snippets"]?.record.revision == 43)

@@ -86,7 +86,7 @@ struct OpenCheckTests {
     /// A store in `directory` with enough rows to fill many pages, closed again.
     static func makeStore(_ directory: TemporaryDirectory, rows: Int = 2000) throws {
         let (store, catalog) = try SQLiteStore.open(directory: directory.path)
-        let service = TableService(catalog: catalog, persistence: store)
+        let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })
         try service.createTable("t")
         try service.insertRows(
             "t", section: 0, row: 0,
@@ -162,7 +162,7 @@ struct OpenCheckTests {
         let (store, catalog) = try SQLiteStore.open(directory: directory)
         #expect(Self.mode(directory) == 0o700)
         #expect(Self.mode(directory + "/cliptab.db") == 0o600)
-        let service = TableService(catalog: catalog, persistence: store)
+        let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })
         try service.createTable("secret things")
         for suffix in ["-wal", "-shm"] {
             #expect(Self.mode(directory + "/cliptab.db" + suffix) == 0o600, "cliptab.db\(suffix)")
@@ -178,7 +178,7 @@ struct OpenCheckTests {
         let path = directory.appending("cliptab.db")
         chmod(path, 0o644)
         let (store, catalog) = try SQLiteStore.open(directory: directory.path)
-        try TableService(catalog: catalog, persistence: store).createTable("more")
+        try TableService(catalog: catalog, persistence: store, announce: { _, _ in }).createTable("more")
         for suffix in ["", "-wal", "-shm"] {
             #expect(Self.mode(path + suffix) == 0o600, "cliptab.db\(suffix)")
         }

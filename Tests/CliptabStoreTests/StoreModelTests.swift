@@ -66,9 +66,9 @@ struct StoreModelTests {
             var (store, catalog): (SQLiteStore?, Catalog) = try SQLiteStore.open(
                 directory: directory.path, durability: .normal)
             #expect(catalog == Catalog())
-            let run = ModelRun(
-                seed: seed, service: TableService(catalog: catalog, persistence: store!, limits: Self.limits),
-                hooks: Self.hooks(store!))
+            let run = ModelRun(seed: seed, hooks: Self.hooks(store!)) {
+                TableService(catalog: catalog, persistence: store!, limits: Self.limits, announce: $0)
+            }
             for round in 0..<8 {
                 if let problem = run.run(steps: 8) {
                     Issue.record(Comment(rawValue: problem))
@@ -86,9 +86,9 @@ struct StoreModelTests {
                         "\(SeededRandom.replay(seed)), reopened after round \(round): \(difference)")
                     return
                 }
-                run.attach(
-                    TableService(catalog: catalog, persistence: store!, limits: Self.limits),
-                    hooks: Self.hooks(store!))
+                run.attach(hooks: Self.hooks(store!)) {
+                    TableService(catalog: catalog, persistence: store!, limits: Self.limits, announce: $0)
+                }
             }
         }
     }

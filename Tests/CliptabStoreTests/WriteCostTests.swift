@@ -43,7 +43,7 @@ struct WriteCostTests {
     ) {
         let (store, catalog) = try SQLiteStore.open(directory: directory.path, durability: .normal)
         let counting = CountingStore(store)
-        let service = TableService(catalog: catalog, persistence: counting)
+        let service = TableService(catalog: catalog, persistence: counting, announce: { _, _ in })
         try service.createTable("big")
         try service.insertRows("big", section: 0, row: 0, texts: (0..<rows).map { "row \($0)" })
         return (counting, service)

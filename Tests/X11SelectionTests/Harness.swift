@@ -26,6 +26,23 @@ final class Harness {
     let display: VirtualDisplay
     /// The service under test.
     let service: SelectionService
+    /// Every notice the service gave, oldest first (taken after each `processEvents`).
+    private(set) var notices: [SelectionNotice] = []
+    /// Called with each notice as it is taken, while the service is as that turn left it.
+    var noticed: (SelectionNotice) -> Void = { _ in }
+
+    /// The selections the service lost, oldest first.
+    var losses: [SelectionName] {
+        notices.compactMap { if case .lost(let name) = $0 { name } else { nil } }
+    }
+
+    /// The transfers the service reported, oldest first.
+    var transfers: [SelectionTransfer] {
+        notices.compactMap { if case .transfer(let transfer) = $0 { transfer } else { nil } }
+    }
+
+    /// Forgets the notices taken so far.
+    func clearNotices() { notices = [] }
 
     /// Starts Xvfb and connects a service to it.
     init(configuration: SelectionConfiguration = SelectionConfiguration()) throws {
@@ -49,6 +66,10 @@ final class Harness {
     @discardableResult
     func step(milliseconds: Int = 10, extra: [pollfd] = []) -> [pollfd] {
         service.processEvents(now: MonotonicClock.milliseconds())
+        for notice in service.takeNotices() {
+            notices.append(notice)
+            noticed(notice)
+        }
         var timeout = milliseconds
         if let deadline = service.nextDeadline() {
             let now = MonotonicClock.milliseconds()

@@ -31,16 +31,14 @@ private let tkClipboardManager = """
 struct OwnershipTests {
     @Test func anotherOwnerTakingItIsReported() throws {
         let harness = try Harness()
-        var lost: [SelectionName] = []
-        harness.service.onOwnershipLost = { lost.append($0) }
         try harness.service.own(.clipboard, text: Sample.ascii, secret: false)
         try harness.service.own(.primary, text: Sample.ascii, secret: false)
         let other = try harness.spawn("xclip", ["-quiet", "-i", "-selection", "clipboard"], stdin: .pipe)
         defer { other.terminate(graceMilliseconds: 1000) }
         try other.write(Array("theirs".utf8))
         other.closeStandardInput()
-        #expect(harness.pump(milliseconds: 5000) { !lost.isEmpty })
-        #expect(lost == [.clipboard])
+        #expect(harness.pump(milliseconds: 5000) { !harness.losses.isEmpty })
+        #expect(harness.losses == [.clipboard])
         #expect(!harness.service.owns(.clipboard))
         #expect(harness.service.owns(.primary))
         // Releasing what another program now owns must not clear its clipboard.
@@ -51,8 +49,6 @@ struct OwnershipTests {
 
     @Test func releaseBeforeTheClearIsSeenKeepsTheNewOwner() throws {
         let harness = try Harness()
-        var lost = false
-        harness.service.onOwnershipLost = { _ in lost = true }
         try harness.service.own(.clipboard, text: Sample.ascii, secret: false)
         let other = try harness.spawn("xclip", ["-quiet", "-i", "-selection", "clipboard"], stdin: .pipe)
         defer { other.terminate(graceMilliseconds: 1000) }
@@ -65,7 +61,7 @@ struct OwnershipTests {
         #expect(harness.service.owns(.clipboard))
         harness.service.release(.clipboard)
         harness.pump(milliseconds: 100)
-        #expect(!lost, "a release is not a loss")
+        #expect(harness.losses.isEmpty, "a release is not a loss")
         let read = try harness.run(["xclip", "-selection", "clipboard", "-o"])
         #expect(read.outputText == "theirs")
     }

@@ -4,25 +4,23 @@ import Posix
 import Testing
 import X11Selection
 
-/// `onTransfer`: the owner says when a client has the whole text, so that a paste can be
+/// Transfer notices: the owner says when a client has the whole text, so that a paste can be
 /// seen to happen.
 @Suite(.serialized)
 struct TransferReportTests {
     @Test func textTargetsReportDeliveryOthersDoNot() throws {
         let harness = try Harness()
-        var reports: [SelectionTransfer] = []
-        harness.service.onTransfer = { reports.append($0) }
         let acquired = try harness.service.own(.clipboard, text: Array("hello".utf8), secret: false)
 
         _ = try harness.run(["xclip", "-selection", "clipboard", "-t", "TARGETS", "-o"])
-        #expect(!reports.isEmpty)
-        #expect(reports.allSatisfy { !$0.textDelivered && $0.acquisitionTime == acquired })
+        #expect(!harness.transfers.isEmpty)
+        #expect(harness.transfers.allSatisfy { !$0.textDelivered && $0.acquisitionTime == acquired })
 
-        reports = []
+        harness.clearNotices()
         let read = try harness.run(["xclip", "-selection", "clipboard", "-o"])
         #expect(read.outputText == "hello")
-        #expect(reports.filter(\.textDelivered).count == 1)
-        #expect(reports.allSatisfy { $0.selection == .clipboard && $0.acquisitionTime == acquired })
+        #expect(harness.transfers.filter(\.textDelivered).count == 1)
+        #expect(harness.transfers.allSatisfy { $0.selection == .clipboard && $0.acquisitionTime == acquired })
     }
 
     /// An incremental transfer reports the delivery once, after its last chunk.
@@ -30,8 +28,8 @@ struct TransferReportTests {
         let harness = try Harness(configuration: SelectionConfiguration(incrementalChunkBytes: 4096))
         var delivered = 0
         var deliveredWhileTransferring = false
-        harness.service.onTransfer = { [weak service = harness.service] transfer in
-            guard transfer.textDelivered else { return }
+        harness.noticed = { [weak service = harness.service] notice in
+            guard case .transfer(let transfer) = notice, transfer.textDelivered else { return }
             delivered += 1
             if (service?.activeTransferCount ?? 0) > 0 { deliveredWhileTransferring = true }
         }
@@ -46,8 +44,6 @@ struct TransferReportTests {
     /// A requestor's windows and the owner's own belong to different clients.
     @Test func clientsAreToldApart() throws {
         let harness = try Harness()
-        var requestors: [WindowID] = []
-        harness.service.onTransfer = { requestors.append($0.requestor) }
         try harness.service.own(.clipboard, text: Array("x".utf8), secret: false)
         // The first requestor stays connected until the second has asked: a client that
         // disconnected would free its id for the next one (two xclips started together
@@ -63,6 +59,7 @@ struct TransferReportTests {
         }
         #expect(try read?.get() == Array("x".utf8))
         _ = try harness.run(["xclip", "-selection", "clipboard", "-o"])
+        let requestors = harness.transfers.map(\.requestor)
         let first = try #require(requestors.first)
         #expect(harness.service.sameClient(first, WindowID(rawValue: first.rawValue | 0x7)))
         #expect(requestors.contains { !harness.service.sameClient(first, $0) }, "\(requestors)")

@@ -13,13 +13,12 @@ public final class ConfiguredService {
     public let service: ClipboardService
 
     /// Puts `configuration` (what `configurator.start()` returned) in force over `tables`,
-    /// then makes the clipboard with the settings it names, and the service over both, which
-    /// tells `announcer` what changes from then on.
+    /// then makes the clipboard with the settings it names, and the service over both.
     ///
     /// Throws the tables of the file that the store refused to set up.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
-        announcer: ChangeAnnouncer, makeClipboard: (ClipboardSettings) -> ClipboardPolicy
+        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()
@@ -28,7 +27,7 @@ public final class ConfiguredService {
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
         service = ClipboardService(
-            tables: tables, clipboard: clipboard, announcer: announcer,
+            tables: tables, clipboard: clipboard,
             reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
     }
 

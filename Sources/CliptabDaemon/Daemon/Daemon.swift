@@ -127,16 +127,18 @@ public final class Daemon {
         }
         self.signals = signals
         let store = try openStore(configuration)
-        let tables = TableService(catalog: store.catalog, persistence: store.store)
-        // The bus first: the publisher on it is the service's announcer from the start.
+        // The bus first: the publisher on it announces the tables' and the clipboard's changes
+        // from the start.
         let bus = try step("Failed to connect to the session bus") { try BusConnection.connect() }
         self.bus = bus
-        let publisher = SignalPublisher(bus: bus, tables: tables)
+        let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
+        let tables = TableService(
+            catalog: store.catalog, persistence: store.store, announce: publisher.announce(_:catalog:))
         let configured = try ConfiguredService(
-            configurator: configurator, configuration: configuration, tables: tables, announcer: publisher
+            configurator: configurator, configuration: configuration, tables: tables
         ) { settings in
-            let clipboard = makeClipboard(settings, choice: configuration.backend)
+            let clipboard = makeClipboard(settings, choice: configuration.backend, announcer: publisher)
             self.clipboard = clipboard
             Log.line("clipboard: \(clipboard.backend.summary)")
             return clipboard
@@ -202,9 +204,9 @@ public final class Daemon {
 
     /// The clipboard over the backend `choice` names: Wayland's data-control where the
     /// session has it (or where it is asked for), X11 otherwise.
-    private func makeClipboard(_ settings: ClipboardSettings, choice: ClipboardBackendChoice)
-        -> ClipboardPolicy
-    {
+    private func makeClipboard(
+        _ settings: ClipboardSettings, choice: ClipboardBackendChoice, announcer: ChangeAnnouncer
+    ) -> ClipboardPolicy {
         var note: String?
         if choice != .x11, let waylandDisplay {
             let backend = WaylandSelectionBackend(display: waylandDisplay, settings: settings)
@@ -214,7 +216,7 @@ public final class Daemon {
                         "cliptabd cannot type into the focused window on Wayland yet (the Wayland backend has no key injector)"
                 )
                 return ClipboardPolicy(
-                    backend: backend, injector: injector, settings: settings,
+                    backend: backend, injector: injector, settings: settings, announcer: announcer,
                     clock: MonotonicClock.milliseconds)
             }
             note =
@@ -225,7 +227,7 @@ public final class Daemon {
             display: display, settings: settings, waylandNote: note, blindSpot: xwaylandBlindSpot())
         return ClipboardPolicy(
             backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
-            settings: settings, clock: MonotonicClock.milliseconds)
+            settings: settings, announcer: announcer, clock: MonotonicClock.milliseconds)
     }
 
     /// Why the X11 backend may not see the clipboard's owner in this session, or nil.

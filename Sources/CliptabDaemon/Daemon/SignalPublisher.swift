@@ -9,27 +9,25 @@ import DBus
 /// A signal that cannot be sent is logged and ignored: the change itself is committed.
 final class SignalPublisher: ChangeAnnouncer {
     private let bus: BusConnection
-    private let tables: TableService
     /// Set at the shutdown: what follows (the clipboard's hand-over) is no change to announce.
     private var isMuted = false
 
-    /// Makes a publisher on `bus` for the changes of `tables`.
-    init(bus: BusConnection, tables: TableService) {
+    /// Makes a publisher on `bus`.
+    init(bus: BusConnection) {
         self.bus = bus
-        self.tables = tables
     }
 
     /// Sends nothing from now on.
     func mute() { isMuted = true }
 
     /// Publishes a committed change; a change of the table list also changes `Tables`.
-    func announce(_ event: TableEvent) {
+    func announce(_ event: TableEvent, catalog: Catalog) {
         guard !isMuted else { return }
         emit(CliptabSignal(event))
         switch event {
         case .tableAdded, .tableRemoved, .tableRenamed:
             propertiesChanged([
-                "Tables": .array(elementSignature: "s", tables.listTables().map { .string($0) })
+                "Tables": .array(elementSignature: "s", catalog.tableNames.map { .string($0) })
             ])
         case .sectionsInserted, .sectionsDeleted, .sectionMoved, .sectionChanged, .rowsInserted, .rowsDeleted,
             .rowMoved, .rowsChanged:

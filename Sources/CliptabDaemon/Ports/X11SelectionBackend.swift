@@ -70,8 +70,6 @@ public final class X11SelectionBackend: SelectionBackend {
                 timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
                 serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
             let connected = try SelectionService.connect(display: display, configuration: configuration)
-            connected.onOwnershipLost = { [weak self] name in self?.lost(Self.selection(name)) }
-            connected.onTransfer = { [weak self] transfer in self?.served(transfer) }
             service = connected
             lastConnectError = ""
             return connected
@@ -238,6 +236,12 @@ public final class X11SelectionBackend: SelectionBackend {
     public func process(now: UInt64) -> [SelectionEvent] {
         if let service {
             service.processEvents(now: now)
+            for notice in service.takeNotices() {
+                switch notice {
+                case .lost(let name): lost(Self.selection(name))
+                case .transfer(let transfer): served(transfer)
+                }
+            }
             dropBrokenService(now: now)
         } else if display != nil {
             connectIfNeeded(now: now)

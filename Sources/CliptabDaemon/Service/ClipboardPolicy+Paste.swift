@@ -242,7 +242,7 @@ extension ClipboardPolicy {
     private func end(_ run: PasteRun) {
         run.phase = .done
         current = nil
-        if run.stamp != nil { announce(isOwned, copiedRowID) }
+        if run.stamp != nil { announcer.announceClipboard(owned: isOwned, rowID: copiedRowID) }
     }
 
     private func next() {

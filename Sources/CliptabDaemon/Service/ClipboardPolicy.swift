@@ -27,8 +27,8 @@ public final class ClipboardPolicy: PollSource {
     let clock: () -> UInt64
     /// Told each change of this daemon's hold on the clipboard: (owned, row id or 0).
     ///
-    /// Set by the service that owns this policy, in its `init`.
-    var announce: (Bool, UInt64) -> Void = { _, _ in }
+    /// Told each change of this daemon's hold on the clipboard.
+    let announcer: ChangeAnnouncer
     /// What this daemon serves, per selection.
     var held: [ClipboardSelection: HeldSelection] = [:]
     /// The secret copies to clear, oldest first.
@@ -43,12 +43,14 @@ public final class ClipboardPolicy: PollSource {
     }
 
     /// Makes the policy over `backend` (and `injector`, where keys can be sent), with
-    /// `settings`, reading the time from `clock` (monotonic milliseconds).
+    /// `settings`, telling `announcer` each change of the hold on the clipboard, reading the
+    /// time from `clock` (monotonic milliseconds).
     public init(
         backend: SelectionBackend, injector: KeyInjector?, settings: ClipboardSettings,
-        clock: @escaping () -> UInt64
+        announcer: ChangeAnnouncer, clock: @escaping () -> UInt64
     ) {
         self.backend = backend
+        self.announcer = announcer
         self.injector = injector
         self.settings = settings
         self.clock = clock
@@ -84,7 +86,7 @@ public final class ClipboardPolicy: PollSource {
             stamps[.primary] = primary
         }
         if isSecret { armSecretClear(stamps, text: text) }
-        announce(true, rowID)
+        announcer.announceClipboard(owned: true, rowID: rowID)
     }
 
     /// Reads the clipboard's text and its owner's password mark, whoever owns it; refused
@@ -101,7 +103,7 @@ public final class ClipboardPolicy: PollSource {
         let owned = isOwned
         for (selection, held) in held { backend.release(selection, held.stamp) }
         held = [:]
-        if owned { announce(false, 0) }
+        if owned { announcer.announceClipboard(owned: false, rowID: 0) }
     }
 
     /// At exit: every secret selection is given up, then a non-secret clipboard is handed
@@ -149,7 +151,7 @@ public final class ClipboardPolicy: PollSource {
                 backend.release(selection, stamp)
                 if held[selection]?.stamp == stamp {
                     held[selection] = nil
-                    if selection == .clipboard { announce(false, 0) }
+                    if selection == .clipboard { announcer.announceClipboard(owned: false, rowID: 0) }
                 }
             }
             // Read back even after our own release: a manager's take-over whose news has
@@ -186,7 +188,9 @@ public final class ClipboardPolicy: PollSource {
                 guard held[selection]?.stamp == stamp else { continue }
                 held[selection] = nil
                 // A paste under way announces once, at its end.
-                if selection == .clipboard && current?.stamp != stamp { announce(false, 0) }
+                if selection == .clipboard && current?.stamp != stamp {
+                    announcer.announceClipboard(owned: false, rowID: 0)
+                }
             case .served(let selection, let stamp, let reader, let textDelivered):
                 pasteServed(selection, stamp, reader: reader, textDelivered: textDelivered, now: now)
             }

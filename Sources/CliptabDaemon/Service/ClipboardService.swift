@@ -16,17 +16,12 @@ public final class ClipboardService {
     /// Re-reads the configuration; returns the problems found (empty = applied).
     public let reload: () -> [String]
 
-    /// Makes the service; `announcer` is told every committed change of `tables` and every
-    /// change of the hold on the clipboard, `reload` is what the `Reload` method runs.
-    public init(
-        tables: TableService, clipboard: ClipboardPolicy, announcer: ChangeAnnouncer,
-        reload: @escaping () -> [String]
-    ) {
+    /// Makes the service over `tables` and `clipboard` (each announcing its changes as it
+    /// was made to); `reload` is what the `Reload` method runs.
+    public init(tables: TableService, clipboard: ClipboardPolicy, reload: @escaping () -> [String]) {
         self.tables = tables
         self.clipboard = clipboard
         self.reload = reload
-        tables.onEvent = { announcer.announce($0) }
-        clipboard.announce = { announcer.announceClipboard(owned: $0, rowID: $1) }
     }
 
     /// Copies a cell to the clipboard (guarded by `copy`); returns its text.

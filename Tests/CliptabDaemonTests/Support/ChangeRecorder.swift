@@ -18,7 +18,7 @@ final class ChangeRecorder: ChangeAnnouncer {
     private(set) var clipboardChanges: [ClipboardChange] = []
 
     /// Records a committed change.
-    func announce(_ event: TableEvent) { events.append(event) }
+    func announce(_ event: TableEvent, catalog: Catalog) { events.append(event) }
 
     /// Records a change of the hold on the clipboard.
     func announceClipboard(owned: Bool, rowID: UInt64) {

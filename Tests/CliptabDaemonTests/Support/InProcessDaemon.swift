@@ -44,9 +44,13 @@ final class InProcessDaemon {
         let clock = VirtualClock()
         configured = try ConfiguredService(
             configurator: configurator, configuration: try configurator.start(),
-            tables: TableService(catalog: Catalog(), persistence: MemoryPersistence()), announcer: announced
-        ) { settings in
-            ClipboardPolicy(backend: backend, injector: keys, settings: settings) { clock.now }
+            tables: TableService(
+                catalog: Catalog(), persistence: MemoryPersistence(), announce: announced.announce(_:catalog:)
+            )
+        ) { [announced] settings in
+            ClipboardPolicy(backend: backend, injector: keys, settings: settings, announcer: announced) {
+                clock.now
+            }
         }
         clipboard = backend
         self.keys = keys
