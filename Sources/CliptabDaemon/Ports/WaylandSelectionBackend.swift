@@ -7,14 +7,21 @@ import WaylandSelection
 /// through the compositor's data-control protocol (`ext_data_control_manager_v1` or
 /// `zwlr_data_control_manager_v1`), which needs no focus and no surface.
 ///
-/// Readers are anonymous on Wayland, so served reads name nobody. A compositor that goes
+/// Readers are anonymous on Wayland; what a served read is numbered by instead is the
+/// keystroke mark it came after (`WaylandSelectionService.markKeystroke()`, set by the
+/// key injectors after each chord): a paste's target reads after its chord's mark, while
+/// clipboard managers read every new selection before it. A compositor that goes
 /// away or stops answering breaks the connection: every ownership ends with it, tables are
 /// served meanwhile, and a fresh connection is tried every `reconnectMilliseconds`.
 public final class WaylandSelectionBackend: SelectionBackend {
-    /// What it can do: PRIMARY where the manager has it; readers are never named.
+    /// What it can do: PRIMARY where the manager has it; readers are "named" by the
+    /// keystroke mark they came after, which is what the paste's target is told apart by.
     public var capabilities: SelectionCapabilities {
-        SelectionCapabilities(primary: primarySupported, namesReaders: false)
+        SelectionCapabilities(primary: primarySupported, namesReaders: true)
     }
+    /// Called with each new connection (the first one too), for the key injector to make
+    /// its keyboard on it.
+    public var onConnected: ((WaylandSelectionService) -> Void)?
     /// The settings in force.
     public var settings: ClipboardSettings
 
@@ -67,6 +74,12 @@ public final class WaylandSelectionBackend: SelectionBackend {
         primarySupported = connected.supportsPrimarySelection
         protocolName = connected.protocolName
         lastConnectError = ""
+        onConnected?(connected)
+    }
+
+    /// The live connection, made now if there is none (for the key injectors).
+    public func liveService() -> WaylandSelectionService? {
+        connectIfNeeded(now: MonotonicClock.milliseconds(), force: true)
     }
 
     /// A live connection, made now if there is none and the compositor may be back.
@@ -114,7 +127,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
         guard let ownership = owned[selection] else { return }
         let text = WaylandSelectionService.textTypePreference.contains(transfer.mimeType)
         events.append(
-            .served(selection, ownership.stamp, reader: nil, textDelivered: text && transfer.isComplete))
+            .served(
+                selection, ownership.stamp, reader: transfer.keystrokesBefore,
+                textDelivered: text && transfer.isComplete))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {
