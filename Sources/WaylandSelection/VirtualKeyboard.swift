@@ -18,9 +18,13 @@ public final class VirtualKeyboard {
     private let manager: ProtocolObject
     private let keyboard: ProtocolObject
     private let display: DisplayConnection
+    private unowned let service: WaylandSelectionService
 
-    init(manager: ProtocolObject, keyboard: ProtocolObject, keymap: WaylandKeymap, display: DisplayConnection)
-    {
+    init(
+        manager: ProtocolObject, keyboard: ProtocolObject, keymap: WaylandKeymap, display: DisplayConnection,
+        service: WaylandSelectionService
+    ) {
+        self.service = service
         self.manager = manager
         self.keyboard = keyboard
         self.keymap = keymap
@@ -29,13 +33,18 @@ public final class VirtualKeyboard {
     }
 
     /// Presses and releases `keysym` with the modifiers `modifierKeysyms` held (Control_L,
-    /// Shift_L, Alt_L, Super_L), and the layout and Shift its key needs; then the modifiers
-    /// are let go. Sent at once (flushed).
+    /// Shift_L, Alt_L, Super_L), and the layout and Shift its key needs, then lets the
+    /// modifiers go; returns the keystroke mark that the reads it causes will carry.
     ///
-    /// The modifiers go as this keyboard's modifier state, not as key presses: the seat
-    /// keeps each keyboard's state apart, so a modifier the person holds on theirs does not
-    /// mix in, and none is left pressed if the daemon stops mid-chord.
-    public func type(_ keysym: UInt32, modifierKeysyms: [UInt32]) throws(KeyboardError) {
+    /// The keys and the mark (`WaylandSelectionService.markKeystroke()`) leave in one write,
+    /// so the compositor handles them in one go: had the keys gone first, the target could
+    /// answer them (its read reaching the compositor) before the mark was handled, and its
+    /// read would be taken for an earlier one. The modifiers go as this keyboard's modifier
+    /// state, not as key presses: the seat keeps each keyboard's state apart, so a modifier
+    /// the person holds on theirs does not mix in, and none is left pressed if the daemon
+    /// stops mid-chord.
+    @discardableResult
+    public func type(_ keysym: UInt32, modifierKeysyms: [UInt32]) throws(KeyboardError) -> UInt64 {
         if let failure = display.failure { throw .connection(failure) }
         let place = try keymap.place(of: keysym)
         var mask: UInt32 = place.shifted ? keymap.shiftMask : 0
@@ -45,6 +54,10 @@ public final class VirtualKeyboard {
         CWayland_virtual_keyboard_key(keyboard.handle, time, place.code, 1)
         CWayland_virtual_keyboard_key(keyboard.handle, time, place.code, 0)
         CWayland_virtual_keyboard_modifiers(keyboard.handle, 0, 0, 0, 0)
-        if !display.flush(), let failure = display.failure { throw .connection(failure) }
+        do throws(WaylandError) {
+            return try service.markKeystroke()
+        } catch {
+            throw .connection(error)
+        }
     }
 }

@@ -27,7 +27,8 @@ extension WaylandSelectionService {
             let keyboard = try ProtocolObject.take(
                 CWayland_virtual_keyboard_create(manager.handle, seat.handle), of: display,
                 making: "create_virtual_keyboard", destructor: { CWayland_virtual_keyboard_destroy($0) })
-            let made = VirtualKeyboard(manager: manager, keyboard: keyboard, keymap: keymap, display: display)
+            let made = VirtualKeyboard(
+                manager: manager, keyboard: keyboard, keymap: keymap, display: display, service: self)
             try roundTrip("making the virtual keyboard")
             return made
         } catch {
@@ -35,10 +36,11 @@ extension WaylandSelectionService {
         }
     }
 
-    /// Notes that a chord was just sent (on this connection, or through XTEST): the reads
-    /// the compositor asks for from now on may be the target's. Returns the mark's number,
-    /// which `WaylandTransfer.keystrokesBefore` of those reads will carry.
+    /// Notes that a chord was just sent; returns the mark's number, which
+    /// `WaylandTransfer.keystrokesBefore` of the reads asked for from now on will carry.
     ///
+    /// The chord went on this connection (sent in the same write as the mark) or through
+    /// XTEST: the reads the compositor asks for from now on may be the target's.
     /// The mark is a `wl_display.sync` sent after the chord: the compositor answers it once
     /// it has handled the chord, so every `send` that reaches this service before the
     /// answer was asked for before the chord was handled — by a clipboard manager, or the

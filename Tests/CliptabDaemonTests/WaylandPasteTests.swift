@@ -23,7 +23,10 @@ struct WaylandPasteTests {
         init() throws {
             sway = try HeadlessSway(xwayland: true)
             xDisplay = try sway.xwaylandDisplay()
+            // cliptabd runs as the test's user (root), the session as another.
+            try sway.allowXClients(of: String(cString: getpwuid(getuid()).pointee.pw_name), display: xDisplay)
             daemon = try DaemonProcess(
+                config: "[log]\nlevel = debug\n",
                 environment: ["WAYLAND_DISPLAY": sway.socketPath, "DISPLAY": xDisplay],
                 homePrefix: "cliptab-wayland-paste")
             try daemon.call("CreateTable", [s("t")])
@@ -58,15 +61,17 @@ struct WaylandPasteTests {
         /// A file in the session's home, written by the session's programs.
         func file(_ name: String) -> String { "\(sway.homeDirectory)/\(name)" }
 
-        /// Starts `command` in the session and waits until it wrote `readyFile`.
+        /// Starts `command` in the session and waits until it wrote `readyFile` and its
+        /// window (`appID`) has the focus.
         func start(
-            _ command: String, _ arguments: [String], environment: [String: String] = [:], readyFile: String
+            _ command: String, _ arguments: [String], environment: [String: String] = [:], readyFile: String,
+            appID: String
         ) throws -> ChildProcess {
             let child = try sway.spawn(
                 command, arguments, environment: environment, stdout: .null, stderr: .null)
             try waitFor("\(command) to start", milliseconds: 20_000) {
                 guard child.isRunning else { throw FixtureError("\(command) ended early") }
-                return FileManager.default.fileExists(atPath: readyFile)
+                return try FileManager.default.fileExists(atPath: readyFile) && sway.focusedAppID() == appID
             }
             return child
         }
@@ -77,7 +82,8 @@ struct WaylandPasteTests {
             let script = """
                 import sys, os, gi
                 gi.require_version('Gtk', '3.0')
-                from gi.repository import Gtk
+                from gi.repository import Gtk, GLib
+                GLib.set_prgname('paste-target')
                 out = sys.argv[1]
                 w = Gtk.Window(title='paste target')
                 e = Gtk.Entry()
@@ -97,7 +103,8 @@ struct WaylandPasteTests {
                     running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
             else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
             return try start(
-                python, ["-c", script, out], environment: ["GDK_BACKEND": "wayland"], readyFile: out)
+                python, ["-c", script, out], environment: ["GDK_BACKEND": "wayland"], readyFile: out,
+                appID: "paste-target")
         }
 
         /// What `path` holds now ("" when it does not exist).
@@ -120,13 +127,114 @@ struct WaylandPasteTests {
 
         let typed = desk.file("foot.txt")
         let foot = try desk.start(
-            "foot", ["sh", "-c", "stty raw -echo; : > \(typed); exec cat > \(typed)"], readyFile: typed)
+            "foot", ["sh", "-c", "stty raw -echo; : > \(typed); exec cat > \(typed)"], readyFile: typed,
+            appID: "foot")
         defer { foot.terminate(graceMilliseconds: 1000) }
-        // foot is activated when it maps; the chord follows its app id.
+        // foot has the focus once it maps; the chord follows its app id.
         let terminalRow = try desk.add("into foot")
         let inFoot = try desk.paste(terminalRow)
         #expect(inFoot.delivered, "\(inFoot.reason)\n\(desk.daemon.log)")
-        try waitFor("foot's text") { desk.contents(typed) == "into foot" }
+        #expect(desk.daemon.log.contains("through the virtual keyboard to the window [\"foot\"]"))
+        #expect(throws: Never.self) {
+            try waitFor("foot's text") { desk.contents(typed) == "into foot" }
+        }
+        #expect(desk.contents(typed) == "into foot", "gtk has \(desk.contents(out))\n\(desk.daemon.log)")
         #expect(try desk.clipboard() == "someone else's")
+    }
+
+    /// 20 pastes into a GTK entry on Wayland while a clipboard manager reads every selection.
+    ///
+    /// Every other one has another program's text (wl-copy) on the clipboard before, and a
+    /// clipboard manager (`wl-paste --watch`) reads every selection: each text lands exactly
+    /// once, the clipboard holds what it held before after each, and the manager's early
+    /// reads never count as the paste. Then an
+    /// X11 entry under XWayland gets a paste through XTEST, and XWayland's keymap is still the
+    /// whole US layout (`v` on its key, every letter there).
+    @Test func runOfPastesWithAManagerThenX11() throws {
+        let desk = try Desk()
+        let out = desk.file("gtk.txt")
+        let gtk = try desk.gtkEntry(out)
+        defer { gtk.terminate(graceMilliseconds: 1000) }
+        let seen = desk.file("manager.log")
+        let manager = try desk.sway.spawn(
+            "wl-paste", ["--watch", "sh", "-c", "cat >/dev/null; echo x >> \(seen)"], stdout: .null,
+            stderr: .null)
+        defer { manager.terminate(graceMilliseconds: 1000) }
+        try desk.sway.copy(Array("other 0".utf8))
+        var expectedField = ""
+        var expectedClipboard = "other 0"
+        for index in 0..<20 {
+            if index % 2 == 1 {
+                expectedClipboard = "other \(index)"
+                try desk.sway.copy(Array(expectedClipboard.utf8))
+            }
+            let text = "p\(index);"
+            let row = try desk.add(text)
+            let result = try desk.paste(row)
+            #expect(result.delivered, "paste \(index): \(result.reason)\n\(desk.daemon.log)")
+            expectedField += text
+            try waitFor("paste \(index) in the entry") { desk.contents(out) == expectedField }
+            #expect(try desk.clipboard() == expectedClipboard, "after paste \(index)")
+        }
+        #expect(desk.contents(out) == expectedField)
+        // The manager read the pastes' selections too (and the restores, and wl-copy's).
+        #expect(desk.contents(seen).split(separator: "\n").count >= 20)
+
+        let tkOut = desk.file("tk.txt")
+        let tkScript = """
+            import sys, os, tkinter
+            out = sys.argv[1]
+            r = tkinter.Tk(className='XPasteTarget')
+            v = tkinter.StringVar(r)
+            e = tkinter.Entry(r, textvariable=v, width=40)
+            e.pack()
+            def changed(*args):
+                with open(out + '.tmp', 'w', encoding='utf-8') as f:
+                    f.write(v.get())
+                os.replace(out + '.tmp', out)
+            v.trace_add('write', changed)
+            r.update()
+            e.focus_force()
+            changed()
+            r.mainloop()
+            """
+        guard
+            let python = ["/usr/bin/python3"].first(where: { _ in
+                FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+            })
+        else {
+            throw FixtureError("python3 with tkinter is missing (python3-tk)")
+        }
+        let tk = try desk.start(
+            python, ["-c", tkScript, tkOut], environment: ["DISPLAY": desk.xDisplay], readyFile: tkOut,
+            appID: "Xpastetarget")
+        defer { tk.terminate(graceMilliseconds: 1000) }
+        let xRow = try desk.add("into x11")
+        try waitFor("the X11 entry to have the focus") {
+            let result = try desk.paste(xRow)
+            return result.delivered
+        }
+        try waitFor("the X11 entry's text") { desk.contents(tkOut).hasSuffix("into x11") }
+        #expect(
+            desk.daemon.log.contains(
+                "paste chord through XTEST to the X11 window [\"xPasteTarget\", \"Xpastetarget\"]"),
+            "\(desk.daemon.log)")
+        #expect(desk.daemon.log.contains("through the virtual keyboard to the window [\"paste-target\"]"))
+
+        // XWayland's keymap, as an X11 client sees it: every letter on its US key.
+        let keymap = try desk.sway.run(
+            python,
+            [
+                "-c",
+                xlibPythonPrelude + """
+                    d = x.XOpenDisplay(None)
+                    x.XKeysymToKeycode.restype = ctypes.c_ubyte; x.XKeysymToKeycode.argtypes = [P, L]
+                    print(' '.join(str(x.XKeysymToKeycode(d, ord(c))) for c in 'abcdefghijklmnopqrstuvwxyz'))
+                    """,
+            ], environment: ["DISPLAY": desk.xDisplay])
+        #expect(
+            keymap.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+                == "38 56 54 40 26 41 42 43 31 44 45 46 58 57 32 33 24 27 39 28 30 55 25 53 29 52",
+            "\(keymap.errorText)")
     }
 }

@@ -58,17 +58,19 @@ public final class VirtualKeyboardInjector: KeyInjector {
             names: service.activatedAppID.map { [$0] } ?? [], reader: service.nextKeystrokeMark)
     }
 
-    /// Types `chord` and marks the keystroke. The person's held modifiers are not pressed
-    /// again: the seat keeps each keyboard's modifiers apart, so theirs never mixed in.
+    /// Types `chord` and marks the keystroke.
+    ///
+    /// The person's held modifiers are not pressed again: the seat keeps each keyboard's
+    /// modifiers apart, so theirs never mixed in.
     public func send(_ chord: KeyChord, repressModifiers: Bool) throws {
         let service = try liveService()
         let keyboard = try liveKeyboard(service)
         do {
+            // The keystroke mark goes with the keys.
             try keyboard.type(UInt32(chord.key), modifierKeysyms: chord.modifiers.map { UInt32($0) })
         } catch {
             throw CliptabError(.clipboardUnavailable, "the paste chord \(chord) was not typed: \(error)")
         }
-        try markKeystroke(on: service)
     }
 
     /// None: a Wayland client cannot name other clients' windows.

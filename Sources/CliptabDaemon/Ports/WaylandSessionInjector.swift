@@ -44,11 +44,14 @@ public final class WaylandSessionInjector: KeyInjector {
             x11.backend.process(now: MonotonicClock.milliseconds())
             if let target = try? x11.injector.focusedTarget() {
                 chosen = x11.injector
+                Log.line("paste chord through XTEST to the X11 window \(target.names)", level: .debug)
                 return PasteTarget(names: target.names, reader: service.nextKeystrokeMark)
             }
         }
         chosen = wayland
-        return try wayland.focusedTarget()
+        let target = try wayland.focusedTarget()
+        Log.line("paste chord through the virtual keyboard to the window \(target.names)", level: .debug)
+        return target
     }
 
     /// Sends `chord` through the injector `focusedTarget` chose; after XTEST, marks the
