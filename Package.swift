@@ -115,7 +115,7 @@ let package = Package(
             name: "cliptab-bench",
             dependencies: [
                 "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
-                "PopupWindow", "TestSupport",
+                "PopupWindow", "TestSupport", "WaylandSelection",
             ]),
 
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
