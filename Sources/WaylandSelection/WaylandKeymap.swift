@@ -46,6 +46,13 @@ public final class WaylandKeymap {
         public let shifted: Bool
         /// The layout (XKB group) that has it.
         public let layout: UInt32
+
+        /// Makes a place.
+        public init(code: UInt32, shifted: Bool, layout: UInt32) {
+            self.code = code
+            self.shifted = shifted
+            self.layout = layout
+        }
     }
 
     /// The key that types `keysym` (level 1 before level 2, the first layout first).
