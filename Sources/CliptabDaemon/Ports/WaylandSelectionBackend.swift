@@ -233,38 +233,65 @@ public final class WaylandSelectionBackend: SelectionBackend {
             return completion(
                 .failure(CliptabError(.clipboardEmpty, "nothing to paste: nothing owns the \(name)")))
         }
-        let gathering = WaylandSavedClipboard(formats: [], markedSecret: false)
         let deadline = MonotonicClock.milliseconds() + UInt64(settings.readTimeoutMilliseconds)
-        var remaining = Array(types.prefix(64))
+        let wanted = Array(types.prefix(64))
         let timeout = settings.readTimeoutMilliseconds
-        func next() {
-            guard let type = remaining.first else { return completion(.success(gathering)) }
-            remaining.removeFirst()
+        // Up to `inFlight` reads at once, so the owner answers one while the next request
+        // is on its way (a read each after the other cost a round trip per type).
+        let inFlight = 8
+        var results: [Result<[UInt8], WaylandReadError>?] = Array(repeating: nil, count: wanted.count)
+        var started = 0
+        var gathered = 0
+        var answered = false
+        func finish(_ result: Result<SavedClipboard, CliptabError>) {
+            guard !answered else { return }
+            answered = true
+            completion(result)
+        }
+        func startNext() {
+            guard !answered, started < wanted.count else { return }
+            let index = started
+            started += 1
             let now = MonotonicClock.milliseconds()
             guard now < deadline else {
-                return completion(.failure(Self.readError(.timedOut, name, timeout: timeout)))
+                return finish(.failure(Self.readError(.timedOut, name, timeout: timeout)))
             }
             service.read(
-                name, mimeType: type, timeoutMilliseconds: Int(deadline - now),
-                maxBytes: max(maxBytes - gathering.byteCount, 0)
+                name, mimeType: wanted[index], timeoutMilliseconds: Int(deadline - now),
+                maxBytes: max(maxBytes - gathered, 0)
             ) { result in
+                results[index] = result
+                if case .success(let bytes) = result { gathered += bytes.count }
                 switch result {
-                case .success(let bytes) where type == WaylandSelectionService.passwordHintType:
-                    gathering.isMarkedSecret = bytes.elementsEqual("secret".utf8)
-                case .success(let bytes):
-                    gathering.formats.append((type, bytes))
                 case .failure(.tooLarge), .failure(.broken), .failure(.timedOut):
                     if case .failure(let error) = result {
-                        return completion(.failure(Self.readError(error, name, timeout: timeout)))
+                        return finish(.failure(Self.readError(error, name, timeout: timeout)))
                     }
-                case .failure:
-                    // A type the owner does not give after all is left out.
+                default:
                     break
                 }
-                next()
+                guard gathered <= maxBytes else {
+                    return finish(
+                        .failure(Self.readError(.tooLarge(limit: maxBytes), name, timeout: timeout)))
+                }
+                if results.allSatisfy({ $0 != nil }) { return finish(.success(assemble())) }
+                startNext()
             }
         }
-        next()
+        func assemble() -> WaylandSavedClipboard {
+            let saved = WaylandSavedClipboard(formats: [], markedSecret: false)
+            for (type, result) in zip(wanted, results) {
+                // A type the owner does not give after all is left out.
+                guard case .success(let bytes)? = result else { continue }
+                if type == WaylandSelectionService.passwordHintType {
+                    saved.isMarkedSecret = bytes.elementsEqual("secret".utf8)
+                } else {
+                    saved.formats.append((type, bytes))
+                }
+            }
+            return saved
+        }
+        for _ in 0..<min(inFlight, wanted.count) { startNext() }
     }
 
     /// Does nothing: Wayland has no clipboard-manager hand-over (a manager reads every new
