@@ -65,14 +65,14 @@ public final class WaylandSessionInjector: KeyInjector {
         _ = x11
     }
 
-    /// The focused X11 window's id, where one has the focus; nil for Wayland windows.
-    public func currentFocus() -> UInt64? { xtest()?.injector.currentFocus() }
+    /// None, as the Wayland backend has always answered (`GetFocusedWindow` 0): on a
+    /// Wayland session the compositor gives the focus back to the window a launcher
+    /// covered, and asking XWayland would start it where the compositor starts it on
+    /// demand.
+    public func currentFocus() -> UInt64? { nil }
 
-    /// Gives the focus back to an X11 window named by `currentFocus`.
-    public func refocus(_ window: UInt64) throws {
-        guard let x11 = xtest() else { return try wayland.refocus(window) }
-        try x11.injector.refocus(window)
-    }
+    /// Throws: no window was named (`currentFocus` is nil).
+    public func refocus(_ window: UInt64) throws { try wayland.refocus(window) }
 
     private func xtest() -> (backend: X11SelectionBackend, injector: X11KeyInjector)? {
         if let x11 { return x11 }
