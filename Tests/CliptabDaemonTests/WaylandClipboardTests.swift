@@ -161,6 +161,33 @@ struct WaylandClipboardTests {
             desk.daemon.log.contains("paste keys: virtual keyboard with the keymap"), "\(desk.daemon.log)")
     }
 
+    /// Where the compositor offers no virtual keyboard (here sway's, hidden by a proxy), a
+    /// paste fails at once saying why and what to do, and the text stays on the clipboard.
+    @Test func noVirtualKeyboardSaysWhatToDo() throws {
+        let sway = try HeadlessSway()
+        let proxy = try GlobalHidingProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
+        let daemon = try DaemonProcess(
+            environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-wayland")
+        defer { daemon.stop() }
+        try daemon.call("CreateTable", [s("t")])
+        try daemon.call("InsertRow", [s("t"), i(0), i(-1), s("by hand")])
+        let start = MonotonicClock.milliseconds()
+        let reply = try daemon.call("PasteToFocusWithReason", [s("t"), i(0), i(0), .uint32(5000)])
+        #expect(reply.first == .boolean(false))
+        guard case .string(let reason)? = reply.last else { throw FixtureError("no reason: \(reply)") }
+        #expect(
+            reason
+                == "the Wayland compositor offers no virtual keyboard (zwp_virtual_keyboard_manager_v1; GNOME, KDE "
+                + "and Weston have none), so cliptabd cannot type into the focused window: press Ctrl+V "
+                + "(Ctrl+Shift+V in a terminal) yourself; the text is on the clipboard instead, to paste by hand"
+        )
+        // At once: not after the 5 s wait for a fetch.
+        #expect(MonotonicClock.milliseconds() - start < 4000)
+        let pasted = try sway.paste()
+        #expect(pasted.outputText == "by hand")
+        #expect(daemon.log.contains("paste keys: no virtual keyboard"), "\(daemon.log)")
+    }
+
     /// The compositor killed: tables are served, clipboard calls say the display is gone,
     /// and the daemon lives on.
     @Test func compositorGoneLeavesTablesServed() throws {
