@@ -114,15 +114,19 @@ public final class VirtualKeyboardInjector: KeyInjector {
             failure = .noVirtualKeyboard
             return
         }
-        do {
-            let keymap = try self.keymap ?? WaylandKeymap(keymapNames)
+        do throws(KeyboardError) {
+            // Compiled once, for every connection.
+            let keymap: WaylandKeymap
+            if let compiled = self.keymap {
+                keymap = compiled
+            } else {
+                keymap = try WaylandKeymap(keymapNames)
+            }
             self.keymap = keymap
             keyboard = try service.makeVirtualKeyboard(keymap: keymap)
             failure = nil
-        } catch let error as KeyboardError {
-            failure = error
         } catch {
-            failure = .connection(.connectionLost(call: "\(error)", code: 0))
+            failure = error
         }
     }
 
