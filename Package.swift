@@ -24,10 +24,13 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // GNU/Linux calls that Swift's Glibc module does not export.
         .target(name: "CPosix"),
-        // libwayland-client with the data-control protocols' glue (wayland-scanner's output,
-        // committed: protocols/regenerate remakes it) and the requests marshalled in C.
+        // libwayland-client with the glue of the data-control, virtual-keyboard and
+        // foreign-toplevel protocols (wayland-scanner's output, committed: protocols/regenerate
+        // remakes it), the requests marshalled in C, and the paste keyboard's keymap compiled
+        // by libxkbcommon.
         .target(
-            name: "CWayland", exclude: ["protocols"], linkerSettings: [.linkedLibrary("wayland-client")]),
+            name: "CWayland", exclude: ["protocols"],
+            linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
         // The Wayland popup: libwayland-client with the layer-shell protocol's glue (committed,
         // protocols/regenerate remakes it), shm buffers, and the keys through libxkbcommon.
         .target(
@@ -118,7 +121,7 @@ let package = Package(
             name: "cliptab-bench",
             dependencies: [
                 "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
-                "PopupWindow", "TestSupport",
+                "PopupWindow", "TestSupport", "WaylandSelection",
             ]),
 
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,

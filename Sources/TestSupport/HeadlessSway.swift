@@ -204,6 +204,53 @@ public final class HeadlessSway {
         throw FixtureError("sway ran no command in \(timeoutMilliseconds) ms")
     }
 
+    /// The app id of the window that has the focus (an X11 window's class), from
+    /// `swaymsg -t get_tree`; nil when no window has it.
+    public func focusedAppID() throws -> String? {
+        let tree = try run("swaymsg", ["-t", "get_tree"], environment: swaymsgEnvironment())
+        guard tree.termination == .exited(0),
+            let root = try JSONSerialization.jsonObject(with: Data(tree.standardOutput)) as? [String: Any]
+        else { throw FixtureError("swaymsg -t get_tree failed: \(tree.errorText)") }
+        func search(_ node: [String: Any]) -> String? {
+            if node["focused"] as? Bool == true {
+                let properties = node["window_properties"] as? [String: Any]
+                return node["app_id"] as? String ?? properties?["class"] as? String
+            }
+            let children =
+                (node["nodes"] as? [[String: Any]] ?? []) + (node["floating_nodes"] as? [[String: Any]] ?? [])
+            return children.lazy.compactMap(search).first
+        }
+        return search(root)
+    }
+
+    /// Lets the local user `name` (root, say) connect to XWayland at `display`, as
+    /// `xhost +si:localuser:NAME` does: XWayland admits only the session's user by itself.
+    public func allowXClients(of name: String, display: String) throws {
+        let script = """
+            import ctypes, ctypes.util, sys
+            x = ctypes.cdll.LoadLibrary(ctypes.util.find_library('X11'))
+            x.XOpenDisplay.restype = ctypes.c_void_p; x.XOpenDisplay.argtypes = [ctypes.c_char_p]
+            class SI(ctypes.Structure):
+                _fields_ = [('typelength', ctypes.c_int), ('valuelength', ctypes.c_int),
+                            ('type', ctypes.c_char_p), ('value', ctypes.c_char_p)]
+            class Host(ctypes.Structure):
+                _fields_ = [('family', ctypes.c_int), ('length', ctypes.c_int), ('address', ctypes.c_void_p)]
+            d = x.XOpenDisplay(None)
+            if not d: sys.exit('cannot open the display')
+            name = sys.argv[1].encode()
+            si = SI(9, len(name), b'localuser', name)
+            host = Host(5, ctypes.sizeof(SI), ctypes.cast(ctypes.pointer(si), ctypes.c_void_p))
+            x.XAddHost.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+            x.XAddHost(d, ctypes.byref(host))
+            x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+            x.XSync(d, 0)
+            """
+        let result = try run("/usr/bin/python3", ["-c", script, name], environment: ["DISPLAY": display])
+        guard result.termination == .exited(0) else {
+            throw FixtureError("could not let \(name) use XWayland: \(result.errorText)")
+        }
+    }
+
     /// Stops the compositor (SIGTERM, then SIGKILL); the programs of the session lose it.
     public func stop() { process.terminate(graceMilliseconds: 2000) }
 

@@ -11,6 +11,8 @@ final class OutgoingTransfer {
     let selection: WaylandSelectionName
     /// The type asked for.
     let mimeType: String
+    /// The keystroke marks answered when it was asked for.
+    let keystrokesBefore: UInt64
     private let bytes: [UInt8]
     private(set) var written = 0
     /// When the transfer is dropped unless the reader takes more.
@@ -19,8 +21,9 @@ final class OutgoingTransfer {
     /// Takes `fileDescriptor` (already non-blocking) to write `bytes` into.
     init(
         fileDescriptor: Int32, selection: WaylandSelectionName, mimeType: String, bytes: [UInt8],
-        deadline: UInt64
+        deadline: UInt64, keystrokesBefore: UInt64
     ) {
+        self.keystrokesBefore = keystrokesBefore
         self.fileDescriptor = fileDescriptor
         self.selection = selection
         self.mimeType = mimeType
@@ -54,6 +57,6 @@ final class OutgoingTransfer {
     func report(_ outcome: WaylandTransfer.Outcome) -> WaylandTransfer {
         WaylandTransfer(
             selection: selection, mimeType: mimeType, bytesWritten: written, byteCount: bytes.count,
-            outcome: outcome)
+            outcome: outcome, keystrokesBefore: keystrokesBefore)
     }
 }

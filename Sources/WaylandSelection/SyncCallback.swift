@@ -6,6 +6,8 @@ import CWayland
 final class SyncCallback {
     /// True once the compositor answered.
     private(set) var isDone = false
+    /// Run once when the compositor answers.
+    var onDone: (() -> Void)?
     private var object: ProtocolObject?
 
     private init() {}
@@ -27,7 +29,9 @@ final class SyncCallback {
         table.initialize(
             to: CWayland_callback_listener(done: { data, _, _ in
                 guard let data else { return }
-                Unmanaged<SyncCallback>.fromOpaque(data).takeUnretainedValue().isDone = true
+                let callback = Unmanaged<SyncCallback>.fromOpaque(data).takeUnretainedValue()
+                callback.isDone = true
+                callback.onDone?()
             }))
         return table
     }()

@@ -63,7 +63,7 @@ extension WaylandSelectionService {
             report(
                 WaylandTransfer(
                     selection: selection, mimeType: mimeType, bytesWritten: 0, byteCount: 0,
-                    outcome: .typeNotOffered))
+                    outcome: .typeNotOffered, keystrokesBefore: keystrokesHandled))
             return
         }
         guard transfers.count < max(configuration.maximumTransfers, 1), CWayland_set_nonblocking(fd) == 0
@@ -72,13 +72,14 @@ extension WaylandSelectionService {
             report(
                 WaylandTransfer(
                     selection: selection, mimeType: mimeType, bytesWritten: 0, byteCount: bytes.count,
-                    outcome: .tooManyTransfers))
+                    outcome: .tooManyTransfers, keystrokesBefore: keystrokesHandled))
             return
         }
         let now = monotonicMilliseconds()
         let transfer = OutgoingTransfer(
             fileDescriptor: fd, selection: selection, mimeType: mimeType, bytes: bytes,
-            deadline: now + UInt64(configuration.transferTimeoutMilliseconds))
+            deadline: now + UInt64(configuration.transferTimeoutMilliseconds),
+            keystrokesBefore: keystrokesHandled)
         transfers.append(transfer)
         do {
             try watcher.watch(fd, for: .writable)

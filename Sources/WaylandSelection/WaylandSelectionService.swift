@@ -52,6 +52,13 @@ public final class WaylandSelectionService {
     var notifications: [() -> Void] = []
     var watchingDisplayForWriting = false
     var brokenHandled = false
+    /// The keystroke marks sent, and the highest the compositor has answered.
+    var keystrokesSent: UInt64 = 0
+    var keystrokesHandled: UInt64 = 0
+    /// The marks not answered yet.
+    var keystrokeMarks: [SyncCallback] = []
+    /// The windows of the foreign-toplevel manager, where the compositor has one.
+    var toplevels: OpaquePointer?
 
     private init(
         display: DisplayConnection, watcher: ReadinessWatcher, configuration: WaylandSelectionConfiguration
@@ -111,6 +118,7 @@ public final class WaylandSelectionService {
             of: display, making: "get_data_device", destructor: { CWayland_device_destroy($0) })
         self.device = device
         CWayland_device_add_listener(device.handle, Listeners.device, selfPointer)
+        try followWindows()
         try watcher.watch(display.fileDescriptor, for: .readable)
         try roundTrip("reading the selections")
     }
@@ -122,6 +130,8 @@ public final class WaylandSelectionService {
         ownerships = [:]
         offers = [:]
         introducedOffers = [:]
+        keystrokeMarks = []
+        if let toplevels { CWayland_toplevels_free(toplevels) }
         device = nil
         manager = nil
         seat = nil

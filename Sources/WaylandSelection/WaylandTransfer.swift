@@ -31,14 +31,21 @@ public struct WaylandTransfer: Equatable, Sendable {
     public let byteCount: Int
     /// How it ended.
     public let outcome: Outcome
+    /// The keystroke marks the compositor had answered when it asked for this transfer
+    /// (`WaylandSelectionService.markKeystroke()`): a read asked for before mark N was
+    /// answered carries less than N, so it did not come from mark N's chord.
+    public let keystrokesBefore: UInt64
 
     /// True when the reader got every byte.
     public var isComplete: Bool { outcome == .complete }
 
     /// Makes a report.
     public init(
-        selection: WaylandSelectionName, mimeType: String, bytesWritten: Int, byteCount: Int, outcome: Outcome
+        selection: WaylandSelectionName, mimeType: String, bytesWritten: Int, byteCount: Int,
+        outcome: Outcome,
+        keystrokesBefore: UInt64 = 0
     ) {
+        self.keystrokesBefore = keystrokesBefore
         self.selection = selection
         self.mimeType = mimeType
         self.bytesWritten = bytesWritten

@@ -24,6 +24,7 @@ let suites: [String: () throws -> Void] = [
     "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
+    "paste-wayland": WaylandPasteBenchmark.run,
     "menu-wayland": WaylandMenuBenchmark.run,
     "pick-wayland": WaylandPickBenchmark.run,
     "search": SearchBenchmark.run,

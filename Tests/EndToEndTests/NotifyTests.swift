@@ -34,6 +34,29 @@ import Testing
         #expect(shown.body.contains("no window has the input focus"), "\(shown.body)")
     }
 
+    /// On a Wayland compositor without a virtual keyboard (sway's hidden by a proxy) the
+    /// paste fails at once, and the notification says why and what to do.
+    @Test func waylandPasteWithoutKeyboardSaysWhatToDo() throws {
+        let sway = try HeadlessSway()
+        let proxy = try GlobalHidingProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
+        let session = try DaemonProcess(
+            environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-notify")
+        defer { session.stop() }
+        let server = try NotificationService(environment: session.environment)
+        defer { server.stop() }
+        try session.call("CreateTable", [.string("t")])
+        try session.call("InsertRow", [.string("t"), .int32(0), .int32(-1), .string("snippet")])
+        let paste = try run(session, "--notify", "copy", "t", "0:0", "--paste")
+        #expect(paste.status == 1, "\(paste)")
+        #expect(paste.err.contains("offers no virtual keyboard"), "\(paste.err)")
+        let shown = try #require(server.next(), "no notification for the failed paste")
+        #expect(shown.summary == "cliptab copy failed")
+        #expect(
+            shown.body.contains("press Ctrl+V (Ctrl+Shift+V in a terminal) yourself")
+                && shown.body.contains("the text is on the clipboard instead"), "\(shown.body)")
+        #expect(try sway.paste().outputText == "snippet")
+    }
+
     /// Failures and successes, by option and by configuration, against a test server.
     @Test func notificationsReachTheServer() throws {
         let session = try DaemonProcess(

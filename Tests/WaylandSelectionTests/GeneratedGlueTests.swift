@@ -7,7 +7,7 @@ import Testing
 /// The committed wayland-scanner output is what `protocols/regenerate` makes of the
 /// committed protocol descriptions (SwiftPM cannot run the scanner itself).
 struct GeneratedGlueTests {
-    @Test("The C glue of the data-control protocols is current")
+    @Test("The C glue of the data-control, virtual-keyboard and foreign-toplevel protocols is current")
     func glueIsCurrent() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/CWayland").path
@@ -18,7 +18,10 @@ struct GeneratedGlueTests {
         #expect(
             names == [
                 "ext-data-control-v1-client-protocol.h", "ext-data-control-v1-protocol.c",
+                "virtual-keyboard-unstable-v1-client-protocol.h", "virtual-keyboard-unstable-v1-protocol.c",
                 "wlr-data-control-unstable-v1-client-protocol.h", "wlr-data-control-unstable-v1-protocol.c",
+                "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h",
+                "wlr-foreign-toplevel-management-unstable-v1-protocol.c",
             ])
         for name in names {
             // The scanner names its version in the first line: other versions make the same glue.

@@ -114,4 +114,59 @@ int CWayland_epoll_unwatch(int epoll, int fd);
 /// Fills `fds` with up to `capacity` ready descriptors, waiting at most `timeout` ms.
 int CWayland_epoll_ready(int epoll, int *fds, int capacity, int timeout);
 
+/// zwp_virtual_keyboard_manager_v1's interface, for binding the manager.
+const struct wl_interface *CWayland_virtual_keyboard_manager_interface(void);
+/// manager.create_virtual_keyboard(seat).
+struct wl_proxy *CWayland_virtual_keyboard_create(struct wl_proxy *manager, struct wl_proxy *seat);
+/// keyboard.keymap(xkb v1, fd, size).
+void CWayland_virtual_keyboard_keymap(struct wl_proxy *keyboard, int32_t fd, uint32_t size);
+/// keyboard.key(time, evdev key code, 1 pressed / 0 released).
+void CWayland_virtual_keyboard_key(struct wl_proxy *keyboard, uint32_t time, uint32_t key, uint32_t pressed);
+/// keyboard.modifiers(depressed, latched, locked, group).
+void CWayland_virtual_keyboard_modifiers(
+    struct wl_proxy *keyboard, uint32_t depressed, uint32_t latched, uint32_t locked, uint32_t group);
+/// keyboard.destroy.
+void CWayland_virtual_keyboard_destroy(struct wl_proxy *keyboard);
+
+/// A keymap compiled by libxkbcommon, as a virtual keyboard uploads it.
+typedef struct CWayland_keymap CWayland_keymap;
+/// Compiles the keymap of rules/model/layout/variant/options (NULL or empty: libxkbcommon's
+/// defaults, which follow $XKB_DEFAULT_*) and writes its text into a sealed memfd; NULL on
+/// failure, with `*stage` naming the step that failed ("context", "compile", "text",
+/// "memfd") and errno set for "memfd".
+CWayland_keymap *CWayland_keymap_new(
+    const char *rules, const char *model, const char *layout, const char *variant, const char *options,
+    const char **stage);
+/// Frees the keymap and closes its memfd.
+void CWayland_keymap_free(CWayland_keymap *keymap);
+/// The memfd holding the keymap text (with its NUL) and its size.
+int32_t CWayland_keymap_fd(const CWayland_keymap *keymap);
+uint32_t CWayland_keymap_size(const CWayland_keymap *keymap);
+/// The number of keys (xkb keycodes with a keysym) and of layouts in the keymap.
+uint32_t CWayland_keymap_key_count(const CWayland_keymap *keymap);
+uint32_t CWayland_keymap_layout_count(const CWayland_keymap *keymap);
+/// The evdev code (xkb keycode - 8) of the first key whose level 1 or 2 gives `keysym`, in
+/// the first layout that has one (layout 1 first); `level` (0 or 1) and `layout` set to
+/// where it was found; -1 when no key gives it.
+int32_t CWayland_keymap_key_for(const CWayland_keymap *keymap, uint32_t keysym, int32_t *level, uint32_t *layout);
+/// The mask of the modifier named `name` ("Control", "Shift", "Mod1", "Mod4"), 0 when the
+/// keymap has none.
+uint32_t CWayland_keymap_mod_mask(const CWayland_keymap *keymap, const char *name);
+
+/// The windows a zwlr_foreign_toplevel_manager_v1 announces, and which is activated.
+typedef struct CWayland_toplevels CWayland_toplevels;
+/// zwlr_foreign_toplevel_manager_v1's interface name and the highest version cliptab speaks.
+const char *CWayland_toplevels_interface_name(void);
+uint32_t CWayland_toplevels_version(void);
+/// Binds the manager (global `name` at `version`) and follows its windows; NULL when
+/// libwayland made no proxy.
+CWayland_toplevels *CWayland_toplevels_bind(struct wl_proxy *registry, uint32_t name, uint32_t version);
+/// Stops following, destroys the handles and frees.
+void CWayland_toplevels_free(CWayland_toplevels *toplevels);
+/// The app id of the activated window (as of its last `done`), NULL when none is activated;
+/// empty when it has none. Valid until the next dispatch.
+const char *CWayland_toplevels_activated_app_id(const CWayland_toplevels *toplevels);
+/// How many windows are known.
+uint32_t CWayland_toplevels_count(const CWayland_toplevels *toplevels);
+
 #endif

@@ -37,9 +37,12 @@ public struct FocusPasteSettings: Equatable, Sendable {
     /// The defaults.
     public init() {}
 
-    /// The terminal emulators whose paste chord is not Ctrl+V, by their `WM_CLASS` names.
+    /// The terminal emulators whose paste chord is not Ctrl+V, by their `WM_CLASS` names
+    /// and, on Wayland, their app ids.
     ///
-    /// Ctrl+Shift+V: st (Debian's stterm too), kitty, Alacritty, the VTE terminals
+    /// The app ids: `foot`, `kitty`, `Alacritty`, `org.wezfurlong.wezterm` (the same as their
+    /// X11 class), GNOME Console (`org.gnome.Console`, `kgx` before GNOME 42), GNOME Terminal
+    /// (`org.gnome.Terminal`), Konsole (`org.kde.konsole`). Ctrl+Shift+V: st (Debian's stterm too), kitty, Alacritty, the VTE terminals
     /// (GNOME Terminal, Xfce Terminal, Tilix, Terminator, LXTerminal, Sakura), Konsole,
     /// WezTerm, foot, Terminology. xterm binds no clipboard paste at all by default; the
     /// usual translation added for it is Ctrl+Shift+V, and its Ctrl+V would type a
@@ -49,6 +52,7 @@ public struct FocusPasteSettings: Equatable, Sendable {
             "st-256color", "st", "stterm", "stterm-256color", "kitty", "Alacritty", "Gnome-terminal",
             "gnome-terminal-server", "konsole", "Xfce4-terminal", "Tilix", "Terminator", "Lxterminal",
             "Sakura", "org.wezfurlong.wezterm", "foot", "footclient", "terminology", "XTerm",
+            "org.gnome.Console", "kgx", "org.gnome.Terminal", "org.kde.konsole",
         ].map { Terminal(name: $0) } + [Terminal(name: "URxvt", key: chord("ctrl+alt+v"))]
 
     /// The chord for a window with `WM_CLASS` (`instanceName`, `className`).

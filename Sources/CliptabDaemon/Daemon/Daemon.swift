@@ -211,10 +211,10 @@ public final class Daemon {
         if choice != .x11, let waylandDisplay {
             let backend = WaylandSelectionBackend(display: waylandDisplay, settings: settings)
             if choice == .wayland || backend.connectError == nil {
-                let injector = UnavailableInjector(
-                    reason:
-                        "cliptabd cannot type into the focused window on Wayland yet (the Wayland backend has no key injector)"
-                )
+                let injector = WaylandSessionInjector(
+                    wayland: VirtualKeyboardInjector(backend: backend), x11Display: display,
+                    settings: settings)
+                Log.line("paste keys: \(injector.summary)")
                 return ClipboardPolicy(
                     backend: backend, injector: injector, settings: settings, announcer: announcer,
                     clock: MonotonicClock.milliseconds)

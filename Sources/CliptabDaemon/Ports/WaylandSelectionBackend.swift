@@ -7,14 +7,21 @@ import WaylandSelection
 /// through the compositor's data-control protocol (`ext_data_control_manager_v1` or
 /// `zwlr_data_control_manager_v1`), which needs no focus and no surface.
 ///
-/// Readers are anonymous on Wayland, so served reads name nobody. A compositor that goes
+/// Readers are anonymous on Wayland; what a served read is numbered by instead is the
+/// keystroke mark it came after (`WaylandSelectionService.markKeystroke()`, set by the
+/// key injectors after each chord): a paste's target reads after its chord's mark, while
+/// clipboard managers read every new selection before it. A compositor that goes
 /// away or stops answering breaks the connection: every ownership ends with it, tables are
 /// served meanwhile, and a fresh connection is tried every `reconnectMilliseconds`.
 public final class WaylandSelectionBackend: SelectionBackend {
-    /// What it can do: PRIMARY where the manager has it; readers are never named.
+    /// What it can do: PRIMARY where the manager has it; readers are "named" by the
+    /// keystroke mark they came after, which is what the paste's target is told apart by.
     public var capabilities: SelectionCapabilities {
-        SelectionCapabilities(primary: primarySupported, namesReaders: false)
+        SelectionCapabilities(primary: primarySupported, namesReaders: true)
     }
+    /// Called with each new connection (the first one too), for the key injector to make
+    /// its keyboard on it.
+    public var onConnected: ((WaylandSelectionService) -> Void)?
     /// The settings in force.
     public var settings: ClipboardSettings
 
@@ -67,6 +74,12 @@ public final class WaylandSelectionBackend: SelectionBackend {
         primarySupported = connected.supportsPrimarySelection
         protocolName = connected.protocolName
         lastConnectError = ""
+        onConnected?(connected)
+    }
+
+    /// The live connection, made now if there is none (for the key injectors).
+    public func liveService() -> WaylandSelectionService? {
+        connectIfNeeded(now: MonotonicClock.milliseconds(), force: true)
     }
 
     /// A live connection, made now if there is none and the compositor may be back.
@@ -114,7 +127,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
         guard let ownership = owned[selection] else { return }
         let text = WaylandSelectionService.textTypePreference.contains(transfer.mimeType)
         events.append(
-            .served(selection, ownership.stamp, reader: nil, textDelivered: text && transfer.isComplete))
+            .served(
+                selection, ownership.stamp, reader: transfer.keystrokesBefore,
+                textDelivered: text && transfer.isComplete))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {
@@ -218,38 +233,65 @@ public final class WaylandSelectionBackend: SelectionBackend {
             return completion(
                 .failure(CliptabError(.clipboardEmpty, "nothing to paste: nothing owns the \(name)")))
         }
-        let gathering = WaylandSavedClipboard(formats: [], markedSecret: false)
         let deadline = MonotonicClock.milliseconds() + UInt64(settings.readTimeoutMilliseconds)
-        var remaining = Array(types.prefix(64))
+        let wanted = Array(types.prefix(64))
         let timeout = settings.readTimeoutMilliseconds
-        func next() {
-            guard let type = remaining.first else { return completion(.success(gathering)) }
-            remaining.removeFirst()
+        // Up to `inFlight` reads at once, so the owner answers one while the next request
+        // is on its way (a read each after the other cost a round trip per type).
+        let inFlight = 8
+        var results: [Result<[UInt8], WaylandReadError>?] = Array(repeating: nil, count: wanted.count)
+        var started = 0
+        var gathered = 0
+        var answered = false
+        func finish(_ result: Result<SavedClipboard, CliptabError>) {
+            guard !answered else { return }
+            answered = true
+            completion(result)
+        }
+        func startNext() {
+            guard !answered, started < wanted.count else { return }
+            let index = started
+            started += 1
             let now = MonotonicClock.milliseconds()
             guard now < deadline else {
-                return completion(.failure(Self.readError(.timedOut, name, timeout: timeout)))
+                return finish(.failure(Self.readError(.timedOut, name, timeout: timeout)))
             }
             service.read(
-                name, mimeType: type, timeoutMilliseconds: Int(deadline - now),
-                maxBytes: max(maxBytes - gathering.byteCount, 0)
+                name, mimeType: wanted[index], timeoutMilliseconds: Int(deadline - now),
+                maxBytes: max(maxBytes - gathered, 0)
             ) { result in
+                results[index] = result
+                if case .success(let bytes) = result { gathered += bytes.count }
                 switch result {
-                case .success(let bytes) where type == WaylandSelectionService.passwordHintType:
-                    gathering.isMarkedSecret = bytes.elementsEqual("secret".utf8)
-                case .success(let bytes):
-                    gathering.formats.append((type, bytes))
                 case .failure(.tooLarge), .failure(.broken), .failure(.timedOut):
                     if case .failure(let error) = result {
-                        return completion(.failure(Self.readError(error, name, timeout: timeout)))
+                        return finish(.failure(Self.readError(error, name, timeout: timeout)))
                     }
-                case .failure:
-                    // A type the owner does not give after all is left out.
+                default:
                     break
                 }
-                next()
+                guard gathered <= maxBytes else {
+                    return finish(
+                        .failure(Self.readError(.tooLarge(limit: maxBytes), name, timeout: timeout)))
+                }
+                if results.allSatisfy({ $0 != nil }) { return finish(.success(assemble())) }
+                startNext()
             }
         }
-        next()
+        func assemble() -> WaylandSavedClipboard {
+            let saved = WaylandSavedClipboard(formats: [], markedSecret: false)
+            for (type, result) in zip(wanted, results) {
+                // A type the owner does not give after all is left out.
+                guard case .success(let bytes)? = result else { continue }
+                if type == WaylandSelectionService.passwordHintType {
+                    saved.isMarkedSecret = bytes.elementsEqual("secret".utf8)
+                } else {
+                    saved.formats.append((type, bytes))
+                }
+            }
+            return saved
+        }
+        for _ in 0..<min(inFlight, wanted.count) { startNext() }
     }
 
     /// Does nothing: Wayland has no clipboard-manager hand-over (a manager reads every new

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import Glibc
+import WaylandSelection
+import X11Selection
+
+/// The key injector of a Wayland session's own windows: the chord through a
+/// `zwp_virtual_keyboard_v1` on the selection backend's connection, with a whole keymap of
+/// the person's layout, and the focused window named by its app id where the compositor
+/// says it (`zwlr_foreign_toplevel_manager_v1`).
+///
+/// The keyboard is made as soon as the backend connects (and again after a reconnection),
+/// so that windows have bound the seat's keyboard before the first chord. Where the
+/// compositor offers no virtual keyboard (GNOME, KDE, Weston, a sandbox), every paste is
+/// refused at once with the reason and what to do, and the policy leaves the text on the
+/// clipboard for a paste by hand.
+public final class VirtualKeyboardInjector: KeyInjector {
+    /// The refusal where the compositor offers no virtual keyboard.
+    public static let noKeyboardReason =
+        "the Wayland compositor offers no virtual keyboard (zwp_virtual_keyboard_manager_v1; GNOME, KDE and "
+        + "Weston have none), so cliptabd cannot type into the focused window: press Ctrl+V (Ctrl+Shift+V "
+        + "in a terminal) yourself"
+
+    private let backend: WaylandSelectionBackend
+    private let keymapNames: KeymapNames
+    private var keymap: WaylandKeymap?
+    private var keyboard: VirtualKeyboard?
+    /// The connection the keyboard belongs to.
+    private weak var keyboardService: WaylandSelectionService?
+    /// Why no keyboard could be made, for the refusal.
+    private var failure: KeyboardError?
+
+    /// Makes the injector over `backend`'s connection, with the keymap of `keymapNames`
+    /// (nil names: `XKB_DEFAULT_*`, then libxkbcommon's defaults); makes the keyboard now
+    /// if the backend is connected.
+    public init(backend: WaylandSelectionBackend, keymapNames: KeymapNames = KeymapNames()) {
+        self.backend = backend
+        self.keymapNames = keymapNames
+        backend.onConnected = { [weak self] service in self?.makeKeyboard(on: service) }
+        if let service = backend.liveService() { makeKeyboard(on: service) }
+    }
+
+    /// The keyboard in words, for the log: its keymap, or why there is none.
+    public var summary: String {
+        if let keyboard {
+            return "virtual keyboard with the keymap \(keymapNames.summary(environment: Self.environment)) "
+                + "(\(keyboard.keymap.keyCount) keys, \(keyboard.keymap.layoutCount) layouts)"
+        }
+        return "no virtual keyboard: \(failure.map { "\($0)" } ?? "not connected")"
+    }
+
+    /// The focused window by its app id (or unnamed), and the keystroke mark its reads
+    /// will carry.
+    public func focusedTarget() throws -> PasteTarget {
+        let service = try liveService()
+        _ = try liveKeyboard(service)
+        return PasteTarget(
+            names: service.activatedAppID.map { [$0] } ?? [], reader: service.nextKeystrokeMark)
+    }
+
+    /// Types `chord` and marks the keystroke.
+    ///
+    /// The person's held modifiers are not pressed again: the seat keeps each keyboard's
+    /// modifiers apart, so theirs never mixed in.
+    public func send(_ chord: KeyChord, repressModifiers: Bool) throws {
+        let service = try liveService()
+        let keyboard = try liveKeyboard(service)
+        do {
+            // The keystroke mark goes with the keys.
+            try keyboard.type(UInt32(chord.key), modifierKeysyms: chord.modifiers.map { UInt32($0) })
+        } catch {
+            throw CliptabError(.clipboardUnavailable, "the paste chord \(chord) was not typed: \(error)")
+        }
+    }
+
+    /// None: a Wayland client cannot name other clients' windows.
+    public func currentFocus() -> UInt64? { nil }
+
+    /// Throws: a Wayland client cannot give the focus to another client's window.
+    public func refocus(_ window: UInt64) throws {
+        throw NoPasteTarget("a Wayland program cannot give the input focus back to another window")
+    }
+
+    /// Notes on `service` that a chord was just sent (by this keyboard or by XTEST).
+    func markKeystroke(on service: WaylandSelectionService) throws {
+        do {
+            _ = try service.markKeystroke()
+        } catch {
+            throw CliptabError(
+                .clipboardUnavailable, "the Wayland connection failed after the chord: \(error)")
+        }
+    }
+
+    /// The backend's live connection, or `ClipboardUnavailable`.
+    func liveService() throws -> WaylandSelectionService {
+        guard let service = backend.liveService() else {
+            throw CliptabError(
+                .clipboardUnavailable, "the Wayland display is not reachable, so nothing was typed")
+        }
+        return service
+    }
+
+    private func liveKeyboard(_ service: WaylandSelectionService) throws -> VirtualKeyboard {
+        if keyboardService !== service || keyboard == nil { makeKeyboard(on: service) }
+        if let keyboard { return keyboard }
+        if failure == .noVirtualKeyboard || failure == nil { throw NoPasteTarget(Self.noKeyboardReason) }
+        throw NoPasteTarget("cliptabd has no keyboard to type with: \(failure.map { "\($0)" } ?? "")")
+    }
+
+    private func makeKeyboard(on service: WaylandSelectionService) {
+        keyboard = nil
+        keyboardService = service
+        guard service.offersVirtualKeyboard else {
+            failure = .noVirtualKeyboard
+            return
+        }
+        do throws(KeyboardError) {
+            // Compiled once, for every connection.
+            let keymap: WaylandKeymap
+            if let compiled = self.keymap {
+                keymap = compiled
+            } else {
+                keymap = try WaylandKeymap(keymapNames)
+            }
+            self.keymap = keymap
+            keyboard = try service.makeVirtualKeyboard(keymap: keymap)
+            failure = nil
+        } catch {
+            failure = error
+        }
+    }
+
+    private static var environment: [String: String] {
+        var values: [String: String] = [:]
+        for name in [
+            "XKB_DEFAULT_RULES", "XKB_DEFAULT_MODEL", "XKB_DEFAULT_LAYOUT", "XKB_DEFAULT_VARIANT",
+            "XKB_DEFAULT_OPTIONS",
+        ] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+}

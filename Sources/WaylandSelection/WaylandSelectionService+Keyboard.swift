@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+import CWayland
+
+/// The paste keyboard, the keystroke marks that tell a chord's reads from earlier ones, and
+/// the activated window's app id.
+extension WaylandSelectionService {
+    /// True when the compositor offers virtual keyboards (`zwp_virtual_keyboard_manager_v1`).
+    public var offersVirtualKeyboard: Bool { globals[Self.virtualKeyboardManagerName] != nil }
+
+    /// `zwp_virtual_keyboard_manager_v1`, as the glue spells it.
+    static var virtualKeyboardManagerName: String {
+        String(cString: CWayland_virtual_keyboard_manager_interface()!.pointee.name)
+    }
+
+    /// Makes a virtual keyboard on this connection with `keymap`, and waits for the
+    /// compositor to take it (a round trip).
+    ///
+    /// Throws `.noVirtualKeyboard` where the compositor has none.
+    public func makeVirtualKeyboard(keymap: WaylandKeymap) throws(KeyboardError) -> VirtualKeyboard {
+        let interface = CWayland_virtual_keyboard_manager_interface()
+        guard let global = globals[Self.virtualKeyboardManagerName] else { throw .noVirtualKeyboard }
+        guard let registry, let seat else { throw .connection(display.failure ?? .missingGlobal("wl_seat")) }
+        do throws(WaylandError) {
+            let manager = try ProtocolObject.take(
+                CWayland_registry_bind(registry.handle, global.name, interface, 1), of: display,
+                making: "binding zwp_virtual_keyboard_manager_v1", destructor: { wl_proxy_destroy($0) })
+            let keyboard = try ProtocolObject.take(
+                CWayland_virtual_keyboard_create(manager.handle, seat.handle), of: display,
+                making: "create_virtual_keyboard", destructor: { CWayland_virtual_keyboard_destroy($0) })
+            let made = VirtualKeyboard(
+                manager: manager, keyboard: keyboard, keymap: keymap, display: display, service: self)
+            try roundTrip("making the virtual keyboard")
+            return made
+        } catch {
+            throw .connection(error)
+        }
+    }
+
+    /// Notes that a chord was just sent; returns the mark's number, which
+    /// `WaylandTransfer.keystrokesBefore` of the reads asked for from now on will carry.
+    ///
+    /// The chord went on this connection (sent in the same write as the mark) or through
+    /// XTEST: the reads the compositor asks for from now on may be the target's.
+    /// The mark is a `wl_display.sync` sent after the chord: the compositor answers it once
+    /// it has handled the chord, so every `send` that reaches this service before the
+    /// answer was asked for before the chord was handled — by a clipboard manager, or the
+    /// compositor itself, never by the window the chord went to. Not waited for: the answer
+    /// is read with the other events.
+    public func markKeystroke() throws(WaylandError) -> UInt64 {
+        if let failure = display.failure { throw failure }
+        keystrokesSent += 1
+        let number = keystrokesSent
+        let callback = try SyncCallback.send(on: display)
+        callback.onDone = { [weak self, weak callback] in
+            guard let self else { return }
+            self.keystrokesHandled = max(self.keystrokesHandled, number)
+            self.keystrokeMarks.removeAll { $0 === callback }
+        }
+        keystrokeMarks.append(callback)
+        display.flush()
+        return number
+    }
+
+    /// The number the reads after the next `markKeystroke()` will carry.
+    public var nextKeystrokeMark: UInt64 { keystrokesSent + 1 }
+
+    /// True when the compositor names its windows (`zwlr_foreign_toplevel_manager_v1`), so
+    /// that `activatedAppID` can say which is active.
+    public var followsWindows: Bool { toplevels != nil }
+
+    /// The app id of the activated window (`foot`, `org.gnome.Terminal`), as the
+    /// compositor last said; nil when none is activated or the compositor does not say.
+    public var activatedAppID: String? {
+        guard let toplevels, let id = CWayland_toplevels_activated_app_id(toplevels) else { return nil }
+        return String(cString: id)
+    }
+
+    /// How many windows the compositor announced (for tests and diagnostics).
+    public var windowCount: Int { toplevels.map { Int(CWayland_toplevels_count($0)) } ?? 0 }
+
+    /// Binds the foreign-toplevel manager where the compositor has it; its windows are then
+    /// announced with the other events.
+    func followWindows() throws(WaylandError) {
+        let name = String(cString: CWayland_toplevels_interface_name())
+        guard let global = globals[name], let registry else { return }
+        guard
+            let made = CWayland_toplevels_bind(
+                registry.handle, global.name, min(global.version, CWayland_toplevels_version()))
+        else {
+            display.fail(in: "binding \(name)")
+            throw display.failure ?? .connectionLost(call: "binding \(name)", code: 0)
+        }
+        toplevels = made
+    }
+}

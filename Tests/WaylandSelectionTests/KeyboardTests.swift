@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+import Posix
+import TestSupport
+import Testing
+import WaylandSelection
+
+/// The paste keyboard: a whole keymap from libxkbcommon, keys found by keysym, the virtual
+/// keyboard and keystroke marks on headless sway, the activated window's app id.
+@Suite(.serialized)
+struct KeyboardTests {
+    @Test("The keymap is the whole layout, and keys are found by keysym")
+    func wholeKeymap() throws {
+        let us = try WaylandKeymap(KeymapNames(rules: "evdev", model: "pc105", layout: "us"))
+        // A full layout has some hundred keys with symbols (a tiny one: the chord's three).
+        #expect(us.keyCount > 100)
+        #expect(us.byteCount > 10_000)
+        #expect(try us.place(of: 0x76) == WaylandKeymap.KeyPlace(code: 47, shifted: false, layout: 0))
+        #expect(try us.place(of: 0x21) == WaylandKeymap.KeyPlace(code: 2, shifted: true, layout: 0))
+        #expect(try us.modifierMask(of: 0xffe3) != 0)
+        #expect(try us.modifierMask(of: 0xffe3) != us.modifierMask(of: 0xffe1))
+        #expect(throws: KeyboardError.keyNotInKeymap("keysym 0x1004e00")) { try us.place(of: 0x0100_4E00) }
+        #expect(throws: KeyboardError.unknownModifier("keysym 0x76")) { try us.modifierMask(of: 0x76) }
+        // Beside a Cyrillic first layout, the Latin v is in the second.
+        let ruUS = try WaylandKeymap(KeymapNames(layout: "ru,us"))
+        #expect(try ruUS.place(of: 0x76) == WaylandKeymap.KeyPlace(code: 47, shifted: false, layout: 1))
+        #expect(ruUS.layoutCount == 2)
+        #expect(throws: KeyboardError.self) { try WaylandKeymap(KeymapNames(layout: "no-such-layout")) }
+    }
+
+    @Test("Reads asked for after a chord carry its mark; the activated window is named")
+    func marksAndAppID() throws {
+        let harness = try WaylandHarness()
+        let service = harness.service
+        #expect(service.offersVirtualKeyboard)
+        #expect(service.followsWindows)
+        let keyboard = try service.makeVirtualKeyboard(keymap: WaylandKeymap())
+        #expect(keyboard.keymap.keyCount > 100)
+
+        _ = try service.own(
+            .clipboard, formats: WaylandSelectionService.textFormats(Array("x".utf8)), secret: false)
+        #expect(try harness.paste(["--no-newline"]).outputText == "x")
+        #expect(harness.pump { harness.transfers.count == 1 })
+        #expect(harness.transfers.last?.keystrokesBefore == 0)
+        #expect(service.nextKeystrokeMark == 1)
+        // No window has the focus: the chord goes nowhere, the mark is answered all the same.
+        #expect(try keyboard.type(0x76, modifierKeysyms: [0xffe3]) == 1)
+        #expect(try harness.paste(["--no-newline"]).outputText == "x")
+        #expect(harness.pump { harness.transfers.count == 2 })
+        #expect(harness.transfers.last?.keystrokesBefore == 1)
+        #expect(service.nextKeystrokeMark == 2)
+
+        #expect(service.activatedAppID == nil)
+        let foot = try harness.spawn("foot", ["sleep", "60"])
+        defer { foot.terminate(graceMilliseconds: 1000) }
+        #expect(harness.pump { service.activatedAppID == "foot" })
+        #expect(service.windowCount == 1)
+        foot.terminate(graceMilliseconds: 1000)
+        #expect(harness.pump { service.windowCount == 0 && service.activatedAppID == nil })
+    }
+}
