@@ -7,14 +7,16 @@ final class SyncCallback {
     /// True once the compositor answered.
     private(set) var isDone = false
     /// Run once when the compositor answers.
-    var onDone: (() -> Void)?
+    private let whenDone: (SyncCallback) -> Void
     private var object: ProtocolObject?
 
-    private init() {}
+    private init(whenDone: @escaping (SyncCallback) -> Void) { self.whenDone = whenDone }
 
-    /// Sends a sync on `display`.
-    static func send(on display: DisplayConnection) throws(WaylandError) -> SyncCallback {
-        let callback = SyncCallback()
+    /// Sends a sync on `display`; `whenDone` runs (with the callback) once it is answered.
+    static func send(on display: DisplayConnection, whenDone: @escaping (SyncCallback) -> Void = { _ in })
+        throws(WaylandError) -> SyncCallback
+    {
+        let callback = SyncCallback(whenDone: whenDone)
         let object = try ProtocolObject.take(
             CWayland_display_sync(display.handle), of: display, making: "wl_display.sync",
             destructor: { wl_proxy_destroy($0) })
@@ -31,7 +33,7 @@ final class SyncCallback {
                 guard let data else { return }
                 let callback = Unmanaged<SyncCallback>.fromOpaque(data).takeUnretainedValue()
                 callback.isDone = true
-                callback.onDone?()
+                callback.whenDone(callback)
             }))
         return table
     }()

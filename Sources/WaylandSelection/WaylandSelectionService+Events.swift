@@ -48,7 +48,7 @@ extension WaylandSelectionService {
         ownerships[selection] = nil
         if ownership.token != tokenBeingTaken {
             let token = ownership.token
-            notifications.append { [weak self] in self?.onOwnershipLost?(selection, token) }
+            notices.append(.lost(selection, token))
         }
     }
 
@@ -116,6 +116,6 @@ extension WaylandSelectionService {
     }
 
     private func report(_ transfer: WaylandTransfer) {
-        notifications.append { [weak self] in self?.onTransfer?(transfer) }
+        notices.append(.transfer(transfer))
     }
 }

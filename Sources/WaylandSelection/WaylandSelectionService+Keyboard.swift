@@ -50,8 +50,7 @@ extension WaylandSelectionService {
         if let failure = display.failure { throw failure }
         keystrokesSent += 1
         let number = keystrokesSent
-        let callback = try SyncCallback.send(on: display)
-        callback.onDone = { [weak self, weak callback] in
+        let callback = try SyncCallback.send(on: display) { [weak self] callback in
             guard let self else { return }
             self.keystrokesHandled = max(self.keystrokesHandled, number)
             self.keystrokeMarks.removeAll { $0 === callback }

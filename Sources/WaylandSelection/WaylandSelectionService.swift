@@ -18,11 +18,6 @@ public final class WaylandSelectionService {
     /// The password hint of clipboard managers (KeePassXC, Klipper, cliphist).
     public static let passwordHintType = "x-kde-passwordManagerHint"
 
-    /// Called when a selection this service owned was taken by another program (the
-    /// compositor cancelled our source), with the token of that ownership.
-    public var onOwnershipLost: ((WaylandSelectionName, WaylandOwnershipToken) -> Void)?
-    /// Called once for every request (`send`) the service served or refused.
-    public var onTransfer: ((WaylandTransfer) -> Void)?
     /// The tunables.
     public let configuration: WaylandSelectionConfiguration
 
@@ -50,6 +45,8 @@ public final class WaylandSelectionService {
     var reads: [IncomingRead] = []
     /// Callbacks to run at the end of `processEvents(now:)`.
     var notifications: [() -> Void] = []
+    /// What happened to our selections since the last `takeNotices()`, oldest first.
+    var notices: [WaylandNotice] = []
     var watchingDisplayForWriting = false
     var brokenHandled = false
     /// The keystroke marks sent, and the highest the compositor has answered.
@@ -197,7 +194,7 @@ public final class WaylandSelectionService {
     /// The earliest time `processEvents(now:)` must run even if `fileDescriptor` stays
     /// quiet (a transfer or read deadline, or work already due: then a past time), or nil.
     public func nextDeadline() -> UInt64? {
-        if !notifications.isEmpty { return 0 }
+        if !notifications.isEmpty || !notices.isEmpty { return 0 }
         if display.isBroken { return nil }
         // Events read into libwayland's queue (by a round trip) do not make the socket readable.
         if !display.readPrepared { return 0 }
@@ -244,6 +241,13 @@ public final class WaylandSelectionService {
         for transfer in transfers { finish(transfer, .abandoned) }
         for read in reads { finish(read, .failure(.broken)) }
         ownerships = [:]
+    }
+
+    /// What happened to our selections since the last call (losses, served and refused
+    /// requests), oldest first; taken, so that each is handled once.
+    public func takeNotices() -> [WaylandNotice] {
+        defer { notices = [] }
+        return notices
     }
 
     /// Runs the queued callbacks, also those the callbacks queue.

@@ -27,17 +27,9 @@ struct WaylandClipboardTests {
             var environment = ["WAYLAND_DISPLAY": sway.socketPath]
             if let desktop { environment["XDG_CURRENT_DESKTOP"] = desktop }
             if x11 {
-                let x11Environment = try sway.xwaylandEnvironment()
-                let display = x11Environment["DISPLAY"] ?? ""
-                // sway starts XWayland at its first client (here xhost): started by the
-                // daemon, it could take longer than the daemon's connect timeout.
-                // XWayland lets in only its own user; the daemon runs as this test's user.
-                let probe = try sway.run(
-                    "xhost", ["+si:localuser:\(Self.testUser)"], environment: x11Environment)
-                guard probe.termination == .exited(0) else {
-                    throw FixtureError("XWayland at \(display) did not let the daemon in: \(probe.errorText)")
-                }
-                environment.merge(x11Environment) { $1 }
+                let display = try sway.xwaylandDisplay()
+                try sway.allowXClients(of: Self.testUser, display: display)
+                environment["DISPLAY"] = display
             }
             daemon = try DaemonProcess(
                 config: config, arguments: arguments, environment: environment, homePrefix: "cliptab-wayland")

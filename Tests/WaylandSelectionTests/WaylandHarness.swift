@@ -45,7 +45,6 @@ final class WaylandHarness {
     init(configuration: WaylandSelectionConfiguration = WaylandSelectionConfiguration()) throws {
         sway = try HeadlessSway()
         service = try WaylandSelectionService.connect(display: sway.socketPath, configuration: configuration)
-        watch(service)
     }
 
     /// A second service on the same desktop (another program, as far as sway knows).
@@ -53,9 +52,14 @@ final class WaylandHarness {
         try WaylandSelectionService.connect(display: sway.socketPath)
     }
 
-    private func watch(_ service: WaylandSelectionService) {
-        service.onOwnershipLost = { [weak self] in self?.losses.append(($0, $1)) }
-        service.onTransfer = { [weak self] in self?.transfers.append($0) }
+    /// Takes the service's notices into `losses` and `transfers`.
+    private func takeNotices() {
+        for notice in service.takeNotices() {
+            switch notice {
+            case .lost(let selection, let token): losses.append((selection, token))
+            case .transfer(let transfer): transfers.append(transfer)
+            }
+        }
     }
 
     /// One loop iteration as the daemon runs it: `processEvents`, then `poll`.
@@ -70,6 +74,7 @@ final class WaylandHarness {
         var fds = extra
         for each in [service] + others {
             each.processEvents(now: MonotonicClock.milliseconds())
+            if each === service { takeNotices() }
             if let deadline = each.nextDeadline() {
                 let now = MonotonicClock.milliseconds()
                 timeout = min(timeout, deadline > now ? Int(deadline - now) : 0)

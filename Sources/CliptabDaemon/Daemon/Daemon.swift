@@ -209,10 +209,13 @@ public final class Daemon {
     ) -> ClipboardPolicy {
         var note: String?
         if choice != .x11, let waylandDisplay {
-            let backend = WaylandSelectionBackend(display: waylandDisplay, settings: settings)
+            let keyboards = VirtualKeyboardSupply()
+            let backend = WaylandSelectionBackend(
+                display: waylandDisplay, settings: settings, keyboards: keyboards)
             if choice == .wayland || backend.connectError == nil {
                 let injector = WaylandSessionInjector(
-                    wayland: VirtualKeyboardInjector(backend: backend), x11Display: display,
+                    wayland: VirtualKeyboardInjector(backend: backend, keyboards: keyboards),
+                    x11Display: display,
                     settings: settings)
                 Log.line("paste keys: \(injector.summary)")
                 return ClipboardPolicy(

@@ -9,8 +9,8 @@ import X11Selection
 /// the person's layout, and the focused window named by its app id where the compositor
 /// says it (`zwlr_foreign_toplevel_manager_v1`).
 ///
-/// The keyboard is made as soon as the backend connects (and again after a reconnection),
-/// so that windows have bound the seat's keyboard before the first chord. Where the
+/// The keyboard comes from the `VirtualKeyboardSupply` the backend fills on each connection
+/// (see there why at once). Where the
 /// compositor offers no virtual keyboard (GNOME, KDE, Weston, a sandbox), every paste is
 /// refused at once with the reason and what to do, and the policy leaves the text on the
 /// clipboard for a paste by hand.
@@ -22,31 +22,23 @@ public final class VirtualKeyboardInjector: KeyInjector {
         + "in a terminal) yourself"
 
     private let backend: WaylandSelectionBackend
-    private let keymapNames: KeymapNames
-    private var keymap: WaylandKeymap?
-    private var keyboard: VirtualKeyboard?
-    /// The connection the keyboard belongs to.
-    private weak var keyboardService: WaylandSelectionService?
-    /// Why no keyboard could be made, for the refusal.
-    private var failure: KeyboardError?
+    private let keyboards: VirtualKeyboardSupply
 
-    /// Makes the injector over `backend`'s connection, with the keymap of `keymapNames`
-    /// (nil names: `XKB_DEFAULT_*`, then libxkbcommon's defaults); makes the keyboard now
-    /// if the backend is connected.
-    public init(backend: WaylandSelectionBackend, keymapNames: KeymapNames = KeymapNames()) {
+    /// Makes the injector over `backend`'s connection, typing with the keyboard `keyboards`
+    /// makes on it (the same supply the backend was made with).
+    public init(backend: WaylandSelectionBackend, keyboards: VirtualKeyboardSupply) {
         self.backend = backend
-        self.keymapNames = keymapNames
-        backend.onConnected = { [weak self] service in self?.makeKeyboard(on: service) }
-        if let service = backend.liveService() { makeKeyboard(on: service) }
+        self.keyboards = keyboards
     }
 
     /// The keyboard in words, for the log: its keymap, or why there is none.
     public var summary: String {
-        if let keyboard {
-            return "virtual keyboard with the keymap \(keymapNames.summary(environment: Self.environment)) "
+        if let keyboard = keyboards.current {
+            return
+                "virtual keyboard with the keymap \(keyboards.keymapSummary(environment: Self.environment)) "
                 + "(\(keyboard.keymap.keyCount) keys, \(keyboard.keymap.layoutCount) layouts)"
         }
-        return "no virtual keyboard: \(failure.map { "\($0)" } ?? "not connected")"
+        return "no virtual keyboard: \(keyboards.failure.map { "\($0)" } ?? "not connected")"
     }
 
     /// The focused window by its app id (or unnamed), and the keystroke mark its reads
@@ -101,33 +93,10 @@ public final class VirtualKeyboardInjector: KeyInjector {
     }
 
     private func liveKeyboard(_ service: WaylandSelectionService) throws -> VirtualKeyboard {
-        if keyboardService !== service || keyboard == nil { makeKeyboard(on: service) }
-        if let keyboard { return keyboard }
+        if let keyboard = keyboards.keyboard(on: service) { return keyboard }
+        let failure = keyboards.failure
         if failure == .noVirtualKeyboard || failure == nil { throw NoPasteTarget(Self.noKeyboardReason) }
         throw NoPasteTarget("cliptabd has no keyboard to type with: \(failure.map { "\($0)" } ?? "")")
-    }
-
-    private func makeKeyboard(on service: WaylandSelectionService) {
-        keyboard = nil
-        keyboardService = service
-        guard service.offersVirtualKeyboard else {
-            failure = .noVirtualKeyboard
-            return
-        }
-        do throws(KeyboardError) {
-            // Compiled once, for every connection.
-            let keymap: WaylandKeymap
-            if let compiled = self.keymap {
-                keymap = compiled
-            } else {
-                keymap = try WaylandKeymap(keymapNames)
-            }
-            self.keymap = keymap
-            keyboard = try service.makeVirtualKeyboard(keymap: keymap)
-            failure = nil
-        } catch {
-            failure = error
-        }
     }
 
     private static var environment: [String: String] {

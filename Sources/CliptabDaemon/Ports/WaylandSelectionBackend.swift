@@ -19,9 +19,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
     public var capabilities: SelectionCapabilities {
         SelectionCapabilities(primary: primarySupported, namesReaders: true)
     }
-    /// Called with each new connection (the first one too), for the key injector to make
-    /// its keyboard on it.
-    public var onConnected: ((WaylandSelectionService) -> Void)?
+    /// Makes the virtual keyboard on each new connection, for the key injector.
+    private let keyboards: VirtualKeyboardSupply?
     /// The settings in force.
     public var settings: ClipboardSettings
 
@@ -35,11 +34,15 @@ public final class WaylandSelectionBackend: SelectionBackend {
     private var lastStamp: UInt64 = 0
     private var events: [SelectionEvent] = []
 
-    /// Connects to `display` (a `WAYLAND_DISPLAY` value) at once; `connectError` says why
-    /// when it failed (the daemon then may choose X11 instead), and calls retry later.
-    public init(display: String, settings: ClipboardSettings) {
+    /// Connects to `display` (a `WAYLAND_DISPLAY` value) at once.
+    ///
+    /// `connectError` says why when it failed (the daemon then may choose X11 instead), and
+    /// calls retry later. `keyboards`, where keys are typed, gets each new connection to
+    /// make its keyboard on.
+    public init(display: String, settings: ClipboardSettings, keyboards: VirtualKeyboardSupply?) {
         self.display = display
         self.settings = settings
+        self.keyboards = keyboards
         do {
             try connect()
         } catch {
@@ -66,15 +69,11 @@ public final class WaylandSelectionBackend: SelectionBackend {
             transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
             compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
         let connected = try WaylandSelectionService.connect(display: display, configuration: configuration)
-        connected.onOwnershipLost = { [weak self] name, token in
-            self?.lost(Self.selection(name), token: token)
-        }
-        connected.onTransfer = { [weak self] transfer in self?.served(transfer) }
         service = connected
         primarySupported = connected.supportsPrimarySelection
         protocolName = connected.protocolName
         lastConnectError = ""
-        onConnected?(connected)
+        keyboards?.connected(connected)
     }
 
     /// The live connection, made now if there is none (for the key injectors).
@@ -112,6 +111,17 @@ public final class WaylandSelectionBackend: SelectionBackend {
         for selection in ClipboardSelection.allCases {
             if let ownership = owned.removeValue(forKey: selection) {
                 events.append(.lost(selection, ownership.stamp))
+            }
+        }
+    }
+
+    /// Lets `service` handle what the compositor sent, then takes its notices, in order.
+    private func processEvents(of service: WaylandSelectionService, now: UInt64) {
+        service.processEvents(now: now)
+        for notice in service.takeNotices() {
+            switch notice {
+            case .lost(let name, let token): lost(Self.selection(name), token: token)
+            case .transfer(let transfer): served(transfer)
             }
         }
     }
@@ -155,7 +165,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
         }
         let name = Self.name(selection)
         if let replacing {
-            service.processEvents(now: MonotonicClock.milliseconds())
+            processEvents(of: service, now: MonotonicClock.milliseconds())
             guard let ownership = owned[selection], ownership.stamp == replacing,
                 service.ownershipToken(name) == ownership.token
             else {
@@ -307,7 +317,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
     /// Handles the compositor's events, retries a lost compositor; returns what happened.
     public func process(now: UInt64) -> [SelectionEvent] {
         if let service {
-            service.processEvents(now: now)
+            processEvents(of: service, now: now)
             dropBrokenService(now: now)
         } else {
             connectIfNeeded(now: now)
