@@ -49,6 +49,9 @@ let package = Package(
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
+        // The calling side of the contract: calls with one deadline, typed replies, the
+        // daemon-gone watcher and the decoder of the change signals; no model, no Foundation.
+        .target(name: "CliptabClient", dependencies: ["CliptabContract", "DBus"]),
         // The model: no C, no I/O.
         .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
         // The popup menu's model: levels, filter, cursor and scrolling; no C, no I/O.
@@ -81,7 +84,7 @@ let package = Package(
         // makes it, so that the loader has no relocations to apply to the runtime's metadata;
         // the libraries, stack and heap are still placed at random.
         .executableTarget(
-            name: "cliptab", dependencies: ["CliptabContract", "DBus", "Posix"],
+            name: "cliptab", dependencies: ["CliptabClient", "CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             linkerSettings: [
                 .unsafeFlags(
@@ -98,7 +101,8 @@ let package = Package(
         .executableTarget(
             name: "cliptab-menu",
             dependencies: [
-                "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow", "PopupWayland", "PopupText",
+                "CliptabClient", "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow",
+                "PopupWayland", "PopupText",
             ],
             linkerSettings: [
                 .unsafeFlags(
@@ -111,8 +115,8 @@ let package = Package(
         .executableTarget(
             name: "cliptab-bench",
             dependencies: [
-                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
-                "PopupWindow", "TestSupport",
+                "CliptabClient", "CliptabContract", "CliptabCore", "CliptabStore", "DBus",
+                "DaemonTestSupport", "Posix", "PopupWindow", "TestSupport",
             ]),
 
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
@@ -125,7 +129,8 @@ let package = Package(
         // One fixture for a built cliptabd on a private bus (and Xvfb), the calls of the
         // contract and snapshots of its tables, for the tests and the benchmark that run one.
         .target(
-            name: "DaemonTestSupport", dependencies: ["CliptabContract", "DBus", "Posix", "TestSupport"]),
+            name: "DaemonTestSupport",
+            dependencies: ["CliptabClient", "CliptabContract", "DBus", "Posix", "TestSupport"]),
 
         .testTarget(
             name: "CliptabCoreTests",
@@ -140,8 +145,8 @@ let package = Package(
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [
-                "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab",
-                "MenuModel",
+                "CliptabClient", "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport",
+                "cliptabd", "cliptab", "MenuModel",
             ]),
         .testTarget(
             name: "EndToEndTests",
@@ -162,7 +167,8 @@ let package = Package(
         .testTarget(
             name: "FaultTests",
             dependencies: [
-                "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
+                "CliptabClient", "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport",
+                "cliptabd",
             ]),
     ]
 )

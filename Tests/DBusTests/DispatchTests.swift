@@ -280,10 +280,7 @@ import Testing
         _ = try fixture.call("Emit", [.string("dispatched")])
         // The blocking call read the signal into the queue; dispatching hands it to the handler.
         let arrived = ServerThread.wait {
-            var fds = fixture.client.pollDescriptors()
-            _ = poll(&fds, nfds_t(fds.count), 10)
-            fixture.client.handle(fds)
-            fixture.client.dispatchAll()
+            BusPollTurn.run([fixture.client], timeoutMilliseconds: 10)
             return !seen.isEmpty
         }
         #expect(arrived)

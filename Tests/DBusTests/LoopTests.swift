@@ -46,18 +46,13 @@ import Testing
         #expect(bigReplies == bigSerials)
     }
 
-    /// Runs the documented loop on `connection` until `done()` holds or `milliseconds` pass.
+    /// Runs the client turn on `connection` until `done()` holds or `milliseconds` pass.
     static func pump(_ connection: BusConnection, milliseconds: UInt64 = 5000, until done: () -> Bool) -> Bool
     {
         let deadline = BusConnection.monotonicMilliseconds() + milliseconds
         while BusConnection.monotonicMilliseconds() < deadline {
-            connection.dispatchAll()
             if done() { return true }
-            var fds = connection.pollDescriptors()
-            let timeout = min(connection.nextTimeoutMilliseconds() ?? 20, 20)
-            _ = poll(&fds, nfds_t(fds.count), timeout)
-            connection.handle(fds)
-            connection.handleExpiredTimeouts()
+            BusPollTurn.run([connection], timeoutMilliseconds: 20)
         }
         return done()
     }

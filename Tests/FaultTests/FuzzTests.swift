@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -53,7 +54,7 @@ struct FuzzTests {
     /// The daemon's resident memory once it is idle and has given freed memory back (it
     /// does so within a second of its last work).
     static func settledResident(_ daemon: DaemonProcess, _ control: BusConnection) -> Int {
-        _ = try? Cliptab.call(control, "ListTables")
+        _ = try? CliptabClient.call(control, "ListTables")
         usleep(1_300_000)
         return daemon.residentKiB
     }
@@ -64,7 +65,7 @@ struct FuzzTests {
             if let error = Cliptab.errorName(control, "CreateTable", [s(table)]), error != "TableExists" {
                 throw FixtureError("CreateTable \(table): \(error)")
             }
-            try Cliptab.call(control, "SetAllowedActions", [s(table), strings(actions)])
+            try CliptabClient.call(control, "SetAllowedActions", [s(table), strings(actions)])
         }
     }
 
@@ -74,10 +75,10 @@ struct FuzzTests {
     static func freshTables(_ control: BusConnection) throws {
         try resetTables(control)
         for table in FuzzValues.tables {
-            try Cliptab.call(control, "DropTable", [s(table)])
-            try Cliptab.call(control, "CreateTable", [s(table)])
-            try Cliptab.call(control, "InsertSection", [s(table), i(-1), s("second"), s("")])
-            try Cliptab.call(
+            try CliptabClient.call(control, "DropTable", [s(table)])
+            try CliptabClient.call(control, "CreateTable", [s(table)])
+            try CliptabClient.call(control, "InsertSection", [s(table), i(-1), s("second"), s("")])
+            try CliptabClient.call(
                 control, "InsertRows", [s(table), i(0), i(0), strings((0..<20).map { "row \($0)" })])
         }
     }

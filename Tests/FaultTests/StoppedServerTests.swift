@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Foundation
@@ -75,7 +76,7 @@ struct StoppedServerTests {
         // A clipboard read asks the server who owns the clipboard; meanwhile a table call
         // on another connection waits for the single-threaded daemon at most the deadline.
         let other = try daemon.connect()
-        let serial = try other.send(Cliptab.message("GetClipboard"))
+        let serial = try other.send(CliptabClient.message("GetClipboard"))
         other.flush()
         usleep(100_000)
         let (during, cell) = try Self.timed { try daemon.call("GetCell", [s(Self.table), i(0), i(0)]) }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Posix
@@ -38,7 +39,7 @@ public final class GetCellProbe: Sendable {
             let start = MonotonicClock.milliseconds()
             var failure: String?
             do {
-                try Cliptab.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 20_000)
+                try CliptabClient.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 20_000)
             } catch {
                 failure = "\(error)"
             }

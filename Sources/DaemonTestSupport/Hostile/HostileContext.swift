@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Posix
 
@@ -20,7 +21,7 @@ public final class HostileContext {
         _ member: String, _ arguments: [BusValue], summary: ([BusValue]) -> String = { _ in "" }
     ) -> String {
         do {
-            let values = try Cliptab.call(connection, member, arguments, timeout: 20_000)
+            let values = try CliptabClient.call(connection, member, arguments, timeout: 20_000)
             return "done: " + summary(values)
         } catch let error as BusError {
             return "error: " + Cliptab.short(error.name)
