@@ -40,7 +40,7 @@ let package = Package(
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Posix"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),

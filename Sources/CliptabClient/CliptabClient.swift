@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
 import DBus
+import Posix
 
 /// The calling side of the contract: one connection to the session bus and the calls made
 /// to cliptabd over it, each failure sorted into a `ClientFailure`.
@@ -24,7 +25,7 @@ public final class CliptabClient {
         self.init(
             connection: connection, timeoutMilliseconds: timeoutMilliseconds,
             deadline: sharedDeadline
-                ? BusConnection.monotonicMilliseconds() + UInt64(timeoutMilliseconds) : nil)
+                ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil)
     }
 
     private init(connection: BusConnection, timeoutMilliseconds: Int32, deadline: UInt64?) {
@@ -41,7 +42,7 @@ public final class CliptabClient {
         throws(ClientFailure) -> CliptabClient
     {
         let deadline =
-            sharedDeadline ? BusConnection.monotonicMilliseconds() + UInt64(timeoutMilliseconds) : nil
+            sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
         do {
             return CliptabClient(
                 connection: try BusConnection.connect(address: address),
@@ -57,7 +58,7 @@ public final class CliptabClient {
     /// so that a call still gets a reply that is already there), or the whole timeout.
     public var remainingMilliseconds: Int32 {
         guard let deadline else { return timeoutMilliseconds }
-        let now = BusConnection.monotonicMilliseconds()
+        let now = MonotonicClock.milliseconds()
         return now >= deadline ? 1 : Int32(clamping: deadline - now)
     }
 
@@ -112,11 +113,11 @@ public final class CliptabClient {
         } catch {
             throw .unsendable(member: member, BusError(name: BusErrorName.failed, message: "\(error)"))
         }
-        let started = BusConnection.monotonicMilliseconds()
+        let started = MonotonicClock.milliseconds()
         do {
             return try connection.call(message, timeoutMilliseconds: remainingMilliseconds)
         } catch let error as BusError {
-            throw classify(error, waited: BusConnection.monotonicMilliseconds() - started)
+            throw classify(error, waited: MonotonicClock.milliseconds() - started)
         } catch {
             throw .refused(BusError(name: BusErrorName.failed, message: "\(error)"))
         }

@@ -139,14 +139,14 @@ final class MenuApp: MenuFrontEnd {
 
     /// Reads events, signals and the bus until the menu closes; returns the exit status.
     private func loop(_ signals: SignalChannel) -> Int32 {
-        var lastInput = BusConnection.monotonicMilliseconds()
+        var lastInput = MonotonicClock.milliseconds()
         while true {
             var status: Int32?
             var changed = false
             // Drain what is queued, then draw once: a held key on a long table must not queue frames.
             while status == nil && connection.hasPendingEvents {
                 (status, changed) = handle(surface.nextEvent(), changed)
-                lastInput = BusConnection.monotonicMilliseconds()
+                lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
             // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
@@ -162,7 +162,7 @@ final class MenuApp: MenuFrontEnd {
             ]
             // A menu nobody uses gives the keyboard back after a while.
             let idle =
-                Int64(MenuApp.idleMilliseconds) - Int64(BusConnection.monotonicMilliseconds() - lastInput)
+                Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
             guard idle > 0 else { return MenuExit.cancelled }
             BusPollTurn.run([client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: idle))
             if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
@@ -221,8 +221,8 @@ final class MenuApp: MenuFrontEnd {
         surface.map()
         paint()
         var entry = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = BusConnection.monotonicMilliseconds() + 2500
-        while BusConnection.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + 2500
+        while MonotonicClock.milliseconds() < deadline {
             while connection.hasPendingEvents {
                 if case .key = surface.nextEvent() { return status }
             }

@@ -2,6 +2,7 @@
 import DBus
 import Glibc
 import MenuModel
+import Posix
 
 /// What the Wayland popup does itself: the overlay goes, a message shows, statistics.
 extension WaylandMenuApp {
@@ -17,8 +18,8 @@ extension WaylandMenuApp {
         do {
             if !popup.isShown { try popup.show(namespace: "cliptab-menu") }
             try paint()
-            let deadline = BusConnection.monotonicMilliseconds() + 2500
-            while BusConnection.monotonicMilliseconds() < deadline {
+            let deadline = MonotonicClock.milliseconds() + 2500
+            while MonotonicClock.milliseconds() < deadline {
                 while let event = popup.nextEvent() {
                     if case .key = event { return status }
                     if case .closed = event { return status }

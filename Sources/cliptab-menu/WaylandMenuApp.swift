@@ -133,14 +133,14 @@ final class WaylandMenuApp: MenuFrontEnd {
 
     /// Reads the compositor, signals and the bus until the menu closes; returns the status.
     private func loop(_ signals: SignalChannel) -> Int32 {
-        var lastInput = BusConnection.monotonicMilliseconds()
+        var lastInput = MonotonicClock.milliseconds()
         while true {
             var status: Int32?
             var changed = false
             // Take what is queued, then draw once: a held key must not queue frames.
             while status == nil, let event = popup.nextEvent() {
                 (status, changed) = handle(event, changed)
-                lastInput = BusConnection.monotonicMilliseconds()
+                lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
             // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
@@ -159,7 +159,7 @@ final class WaylandMenuApp: MenuFrontEnd {
                     ]
                 // A menu nobody uses gives the keyboard back after a while.
                 let idle =
-                    Int64(MenuApp.idleMilliseconds) - Int64(BusConnection.monotonicMilliseconds() - lastInput)
+                    Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
                 guard idle > 0 else {
                     try popup.finishPoll(readable: false)
                     return MenuExit.cancelled

@@ -17,9 +17,6 @@ struct LoadTests {
     static let depth = 2
     /// The share of changes among the calls; the rest are reads.
     static let changeShare = 0.25
-    /// The bound on the 99th percentile of the round trips, in a debug build on 2 shared
-    /// cores (each change waits for its fsync, and up to 15 calls wait before it).
-    static let p99BoundMilliseconds = 250.0
 
     /// A change the daemon accepted, with its reply.
     struct Accepted {
@@ -180,15 +177,14 @@ struct LoadTests {
         let stored = try TableSnapshot.read(control, "load")
         #expect(stored == final, "after a kill the store holds another table than the daemon served")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
-        let p99 = latencies.percentile(0.99)
-        #expect(
-            p99 <= Self.p99BoundMilliseconds,
-            "p99 \(p99) ms over the bound of \(Self.p99BoundMilliseconds) ms")
+        // Every call answered (a hung one fails at the pool's generous timeout); how fast is
+        // the benchmark's question (`cliptab-bench load`, on the release daemon).
         #expect(latencies.samples.count == Self.clients * Self.callsPerClient)
+        let p99 = latencies.percentile(0.99)
         print(
             "load: \(Self.clients) clients x \(Self.callsPerClient) calls in \(Int(seconds)) s; "
                 + "\(accepted.count) changes accepted, \(refused.values.reduce(0, +)) refused (stale indexes); "
-                + "p50 \(latencies.percentile(0.5)) ms, p99 \(p99) ms (bound \(Self.p99BoundMilliseconds)), "
+                + "p50 \(latencies.percentile(0.5)) ms, p99 \(p99) ms (timed by cliptab-bench load), "
                 + "max \(latencies.maximum) ms; RSS \(residentBefore) -> \(residentAfter) KiB")
     }
 }

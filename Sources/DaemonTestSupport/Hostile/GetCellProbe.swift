@@ -55,6 +55,19 @@ public final class GetCellProbe: Sendable {
         }
     }
 
+    /// The calls made so far.
+    public var calls: Int { state.withLock { $0.calls } }
+
+    /// Waits until the probe has made `count` calls more than now, or it stopped, or the
+    /// generous hang guard of `guardMilliseconds` passed.
+    public func awaitCalls(_ count: Int, guardMilliseconds: UInt64 = 60_000) {
+        let goal = calls + count
+        let deadline = MonotonicClock.milliseconds() + guardMilliseconds
+        while calls < goal && !state.withLock({ $0.finished }) && MonotonicClock.milliseconds() < deadline {
+            usleep(5000)
+        }
+    }
+
     /// Stops the probe after its call in flight and returns the longest wait (ms), the
     /// number of calls and the failures.
     public func stop() -> (worstMilliseconds: UInt64, calls: Int, failures: [String]) {

@@ -163,8 +163,8 @@ public enum HostileCatalogue {
                     try context.spawnXClient("python3", ["-c", xRequestorScript, "stall", "3"])
                 }
                 let said = stallers.map { $0.readLine(timeoutMilliseconds: 30_000) ?? "nothing" }
-                // The readers stall while the probes go on, then leave.
-                usleep(1_500_000)
+                // The readers stall while the probe makes a score of calls, then leave.
+                context.probe.awaitCalls(20)
                 return "done: \(said.filter { $0 == "notified" }.count) of 8 notified"
             },
             HostileCase("X server stopped, Copy", largestMessageBytes: 0, readsClipboard: false) { context in

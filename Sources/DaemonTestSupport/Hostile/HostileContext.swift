@@ -10,9 +10,13 @@ public final class HostileContext {
     /// The attacker's connection.
     public let connection: BusConnection
 
-    /// Makes the context of one attack.
-    init(daemon: DaemonProcess) throws {
+    /// The client that probes `GetCell` while the attack goes on.
+    public let probe: GetCellProbe
+
+    /// Makes the context of one attack on `daemon`, watched by `probe`.
+    init(daemon: DaemonProcess, probe: GetCellProbe) throws {
         self.daemon = daemon
+        self.probe = probe
         connection = try daemon.connect()
     }
 
