@@ -52,8 +52,10 @@ let package = Package(
         // The calling side of the contract: calls with one deadline, typed replies, the
         // daemon-gone watcher and the decoder of the change signals; no model, no Foundation.
         .target(name: "CliptabClient", dependencies: ["CliptabContract", "DBus"]),
+        // POSIX extended regular expressions matched in linear time under a step budget.
+        .target(name: "PosixRegex"),
         // The model: no C, no I/O.
-        .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
+        .target(name: "CliptabCore", dependencies: ["CliptabContract", "PosixRegex"]),
         // The popup menu's model: levels, filter, cursor and scrolling; no C, no I/O.
         .target(name: "MenuModel"),
         // Durable storage of the model in SQLite.
@@ -134,7 +136,7 @@ let package = Package(
 
         .testTarget(
             name: "CliptabCoreTests",
-            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "TestSupport"]),
+            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "TestSupport"]),
         .testTarget(
             name: "CliptabStoreTests",
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
