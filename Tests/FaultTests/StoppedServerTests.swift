@@ -42,7 +42,7 @@ struct StoppedServerTests {
         while MonotonicClock.milliseconds() < deadline {
             lastError = daemon.errorName("Copy", [s(table), i(0), i(1)])
             if lastError == nil { break }
-            usleep(200_000)
+            usleep(20_000)
         }
         #expect(lastError == nil, "Copy still failed after SIGCONT: \(lastError ?? "")")
         let read = try ChildProcess.run(
