@@ -190,10 +190,7 @@ struct StormTests {
                     let context =
                         "client \(client) call \(number): \(interface).\(member) \(arguments.map(\.signature))"
                     do {
-                        let message = try BusMessage.methodCall(
-                            destination: CliptabBus.name, path: CliptabBus.path, interface: interface,
-                            member: member)
-                        try message.append(arguments)
+                        let message = try CliptabClient.message(member, arguments, interface: interface)
                         let reply = try connection.call(message, timeoutMilliseconds: 30_000)
                         if interface == CliptabBus.interface, reply.signature != declared[member] {
                             log.problem("\(context): reply signature \(reply.signature)")

@@ -89,10 +89,8 @@ struct FuzzTests {
         let control = try BusConnection.connect(address: daemon.bus.address)
         try Self.freshTables(control)
         let introspection = try control.call(
-            try BusMessage.methodCall(
-                destination: CliptabBus.name, path: CliptabBus.path,
-                interface: "org.freedesktop.DBus.Introspectable",
-                member: "Introspect"), timeoutMilliseconds: 10_000
+            try CliptabClient.message("Introspect", interface: "org.freedesktop.DBus.Introspectable"),
+            timeoutMilliseconds: 10_000
         ).readValues()
         guard case .string(let xml)? = introspection.first else { throw FixtureError("no introspection") }
         let methods = FuzzMethod.parse(xml)
