@@ -43,7 +43,7 @@ let package = Package(
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Posix"]),
         .target(name: "X11Selection", dependencies: ["CX11"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),
@@ -52,8 +52,13 @@ let package = Package(
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
+        // The calling side of the contract: calls with one deadline, typed replies, the
+        // daemon-gone watcher and the decoder of the change signals; no model, no Foundation.
+        .target(name: "CliptabClient", dependencies: ["CliptabContract", "DBus"]),
+        // POSIX extended regular expressions matched in linear time under a step budget.
+        .target(name: "PosixRegex"),
         // The model: no C, no I/O.
-        .target(name: "CliptabCore", dependencies: ["CliptabContract"]),
+        .target(name: "CliptabCore", dependencies: ["CliptabContract", "PosixRegex"]),
         // cliptab.conf: the one INI reader, the file's place and its bounded read; used by
         // cliptabd, cliptab and cliptab-menu alike. Nothing but the system library.
         .target(name: "CliptabConfig"),
@@ -88,7 +93,7 @@ let package = Package(
         // makes it, so that the loader has no relocations to apply to the runtime's metadata;
         // the libraries, stack and heap are still placed at random.
         .executableTarget(
-            name: "cliptab", dependencies: ["CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            name: "cliptab", dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             linkerSettings: [
                 .unsafeFlags(
@@ -105,9 +110,8 @@ let package = Package(
         .executableTarget(
             name: "cliptab-menu",
             dependencies: [
-                "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow",
-                "PopupWayland",
-                "PopupText",
+                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow",
+                "PopupWayland", "PopupText",
             ],
             linkerSettings: [
                 .unsafeFlags(
@@ -120,8 +124,8 @@ let package = Package(
         .executableTarget(
             name: "cliptab-bench",
             dependencies: [
-                "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "DaemonTestSupport", "Posix",
-                "PopupWindow", "TestSupport", "WaylandSelection",
+                "CliptabClient", "CliptabContract", "CliptabCore", "CliptabStore", "DBus",
+                "DaemonTestSupport", "Posix", "PopupWindow", "TestSupport", "WaylandSelection",
             ]),
 
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
@@ -134,11 +138,12 @@ let package = Package(
         // One fixture for a built cliptabd on a private bus (and Xvfb), the calls of the
         // contract and snapshots of its tables, for the tests and the benchmark that run one.
         .target(
-            name: "DaemonTestSupport", dependencies: ["CliptabContract", "DBus", "Posix", "TestSupport"]),
+            name: "DaemonTestSupport",
+            dependencies: ["CliptabClient", "CliptabContract", "DBus", "Posix", "TestSupport"]),
 
         .testTarget(
             name: "CliptabCoreTests",
-            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "TestSupport"]),
+            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "TestSupport"]),
         .testTarget(
             name: "CliptabStoreTests",
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
@@ -149,9 +154,8 @@ let package = Package(
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [
-                "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport", "TestSupport",
-                "cliptabd",
-                "cliptab", "MenuModel",
+                "CliptabClient", "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport",
+                "TestSupport", "cliptabd", "cliptab", "MenuModel",
             ]),
         .testTarget(
             name: "EndToEndTests",
@@ -172,7 +176,8 @@ let package = Package(
         .testTarget(
             name: "FaultTests",
             dependencies: [
-                "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
+                "CliptabClient", "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport",
+                "cliptabd",
             ]),
     ]
 )

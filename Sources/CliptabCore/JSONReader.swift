@@ -6,11 +6,10 @@
 ///
 /// Errors are `invalidArgument` with the byte offset: "bad JSON at byte offset N: …".
 ///
-/// The loops that run per byte or per token read through a plain pointer and compare with
-/// byte literals: the daemon's debug build must read 16 MiB within its time goals too, and
-/// unoptimized code pays for every generic call and every `UInt8(ascii:)`. For the same
-/// reason the reader holds nothing to count references of (unoptimized code copies it at
-/// every call): what it writes goes to a `JSONReader.Scratch` passed in.
+/// What reading writes (unescaped strings, the key tables) goes to a `JSONReader.Scratch`
+/// passed in and kept between values, so that reading allocates nothing per value. How fast
+/// it reads is the release benchmark's question (`cliptab-bench hostile`), not a debug
+/// build's.
 struct JSONReader {
     /// The buffers reading writes to, kept between values so that reading allocates nothing
     /// per value.
@@ -24,33 +23,28 @@ struct JSONReader {
         init() {}
     }
 
-    /// The text, valid UTF-8 (it comes from a Swift string).
+    /// The text, valid UTF-8 (a Swift string's own storage, not copied).
     let bytes: UnsafeBufferPointer<UInt8>
-    /// Its first byte (never read when it is empty) and its length.
-    private let base: UnsafePointer<UInt8>
-    private let count: Int
     /// The offset of the next byte to read.
     var position = 0
 
     /// A reader at the start of `bytes`.
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        count = bytes.count
     }
 
     /// The byte at the current position, or nil at the end.
-    var next: UInt8? { position < count ? base[position] : nil }
+    var next: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     /// Whether the byte at the current position is `byte`.
-    func at(_ byte: UInt8) -> Bool { position < count && base[position] == byte }
+    func at(_ byte: UInt8) -> Bool { position < bytes.count && bytes[position] == byte }
 
     // MARK: Structure
 
     /// Skips RFC 8259 whitespace: space, tab, line feed, carriage return; nothing else.
     mutating func skipWhitespace() {
-        while position < count {
-            let byte = base[position]
+        while position < bytes.count {
+            let byte = bytes[position]
             guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
             position += 1
         }
@@ -79,7 +73,7 @@ struct JSONReader {
             throw failure("arrays and objects are nested deeper than \(JSONText.maxDepth) levels")
         }
         // `{` … `}` or `[` … `]`.
-        let close: UInt8 = base[position] == 0x7B ? 0x7D : 0x5D
+        let close: UInt8 = bytes[position] == 0x7B ? 0x7D : 0x5D
         position += 1
         skipWhitespace()
         if at(close) {
@@ -135,26 +129,10 @@ struct JSONReader {
 
     /// Whether the key just read (`raw` from `key(_:)`) is `name`.
     func key(_ raw: Range<Int>?, is name: StaticString, _ scratch: inout Scratch) -> Bool {
-        let expected = name.utf8Start
-        guard let raw else {
-            return scratch.unescaped.withUnsafeBufferPointer {
-                same($0.baseAddress, $0.count, expected, name.utf8CodeUnitCount)
-            }
+        name.withUTF8Buffer { expected in
+            guard let raw else { return scratch.unescaped.elementsEqual(expected) }
+            return bytes[raw].elementsEqual(expected)
         }
-        return same(base + raw.lowerBound, raw.count, expected, name.utf8CodeUnitCount)
-    }
-
-    private func same(_ a: UnsafePointer<UInt8>?, _ aCount: Int, _ b: UnsafePointer<UInt8>, _ bCount: Int)
-        -> Bool
-    {
-        guard aCount == bCount else { return false }
-        guard let a else { return true }
-        var index = 0
-        while index < aCount {
-            if a[index] != b[index] { return false }
-            index += 1
-        }
-        return true
     }
 
     /// Notes the key just read (at `offset`, `raw` from `key(_:)`) among those of the object
@@ -230,8 +208,8 @@ struct JSONReader {
         var escaped = false
         while true {
             let runStart = position
-            while position < count {
-                let byte = base[position]
+            while position < bytes.count {
+                let byte = bytes[position]
                 if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }  // `"`, `\`, controls
                 position += 1
             }
@@ -239,10 +217,10 @@ struct JSONReader {
                 scratch.unescaped.append(
                     contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
             }
-            guard position < count else {
+            guard position < bytes.count else {
                 throw failure("unterminated string (it starts here)", at: start)
             }
-            let byte = base[position]
+            let byte = bytes[position]
             if byte == 0x22 {  // `"`
                 position += 1
                 return escaped ? nil : (start + 1)..<(position - 1)
@@ -372,7 +350,7 @@ struct JSONReader {
     // here needs a number's value).
     private mutating func number() throws {
         let grammar = "a number is -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?"
-        if base[position] == 0x2D { position += 1 }  // `-`
+        if bytes[position] == 0x2D { position += 1 }  // `-`
         guard let first = next, isDigit(first) else {
             throw failure("expected a digit, found \(found); \(grammar)")
         }
@@ -406,12 +384,14 @@ struct JSONReader {
     }
 
     private mutating func skipDigits() {
-        while position < count && isDigit(base[position]) { position += 1 }
+        while position < bytes.count && isDigit(bytes[position]) { position += 1 }
     }
 
     private mutating func literal(_ word: StaticString) throws {
         let length = word.utf8CodeUnitCount
-        guard count - position >= length, same(base + position, length, word.utf8Start, length) else {
+        guard bytes.count - position >= length,
+            word.withUTF8Buffer({ bytes[position..<(position + length)].elementsEqual($0) })
+        else {
             throw failure("expected `\(word)`, found \(found)")
         }
         position += length

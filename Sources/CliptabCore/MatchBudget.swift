@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import PosixRegex
 
 /// The work that the row tests of one request may do together: every scan of `DeleteWhere`
 /// (`equals`, `contains`, `prefix`, `suffix`, the numeric operators and `matches`) spends
@@ -15,7 +16,7 @@ public struct MatchBudget: Sendable {
     /// Measured on the development machine (x86_64, 2 cores, shared with other builds) with a
     /// release build: `swiftc -O -wmo CliptabError.swift ExtendedRegex.swift bench.swift` (the
     /// engine was one file then; it is now `MatchBudget.swift`, `ExtendedRegex.swift` and the
-    /// `Regex*.swift` files), where `bench.swift` spends 400 million steps on each of `(a|a)*c`,
+    /// `Regex*.swift` files of the `PosixRegex` target), where `bench.swift` spends 400 million steps on each of `(a|a)*c`,
     /// `(x+x+)+y` (200,000 `a` or `x`), `(.*a){12}z`, `(a|b|c|d|e|f)*z`, class-heavy patterns over
     /// repeated and over all-distinct CJK text, and one call per row over a million short rows.
     /// The rates ranged from about 210 (all-distinct CJK text, `(x+x+)+y`) to 395
@@ -25,7 +26,7 @@ public struct MatchBudget: Sendable {
     public static let defaultSteps = 200_000_000
 
     /// The fixed cost of testing one row, in steps: its set-up, whatever the operator.
-    public static let perRowSteps = 64
+    public static let perRowSteps = ExtendedRegex.callSteps
 
     /// Steps left; matching throws `limitExceeded` when it would go below zero.
     public var remaining: Int
@@ -35,7 +36,7 @@ public struct MatchBudget: Sendable {
 
     /// The matcher of the last regular expression matched under this budget, kept so that
     /// its state sets and class cache are set up once per request rather than once per row.
-    var matcher: RegexMatcher?
+    var scratch = RegexScratch()
 
     /// A budget of `steps` steps.
     public init(steps: Int) {

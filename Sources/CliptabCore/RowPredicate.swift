@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import PosixRegex
 
 /// A condition on a row's text: the operators of `DeleteWhere`.
 public struct RowPredicate: Sendable {
@@ -36,7 +37,7 @@ public struct RowPredicate: Sendable {
         case "contains": test = .contains(bytes, failure: Self.failureTable(bytes))
         case "prefix": test = .prefix(bytes)
         case "suffix": test = .suffix(bytes)
-        case "matches": test = .matches(try ExtendedRegex(operand))
+        case "matches": test = .matches(try ExtendedRegex(checked: operand))
         case ">", ">=", "<", "<=", "==", "!=":
             guard let number = DecimalText(operand), let comparison = Comparison(rawValue: op) else {
                 throw CliptabError(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CDBus
 import Glibc
+import Posix
 
 /// The answer of the bus to `requestName`.
 public enum NameRequestResult: Equatable, Sendable {
@@ -180,13 +181,6 @@ public final class BusConnection {
         dbus_connection_get_is_connected(handle) != 0
     }
 
-    /// Monotonic milliseconds (`CLOCK_MONOTONIC`), the clock of `nextTimeoutMilliseconds(now:)`.
-    public static func monotonicMilliseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
-    }
-
     // MARK: - Names
 
     /// Asks the bus for the well-known `name` (a blocking round trip).
@@ -299,14 +293,14 @@ public final class BusConnection {
     ///
     /// For clients that do not run the `poll()` integration (the CLI's `watch`).
     public func readMessage(timeoutMilliseconds: Int32) -> BusMessage? {
-        let start = BusConnection.monotonicMilliseconds()
+        let start = MonotonicClock.milliseconds()
         var hasWaited = false
         while true {
             if let message = dbus_connection_pop_message(handle) { return BusMessage.adopting(message) }
             guard isConnected else { return nil }
             var wait: Int32 = -1
             if timeoutMilliseconds >= 0 {
-                let elapsed = BusConnection.monotonicMilliseconds() - start
+                let elapsed = MonotonicClock.milliseconds() - start
                 if hasWaited && elapsed >= UInt64(timeoutMilliseconds) { return nil }
                 wait = Int32(clamping: max(0, Int64(timeoutMilliseconds) - Int64(elapsed)))
             }
@@ -353,14 +347,13 @@ public final class BusConnection {
     }
 
     /// Milliseconds until libdbus's next timeout is due (0: already due), nil when none is
-    /// pending; `now` is `CLOCK_MONOTONIC` in milliseconds, as `monotonicMilliseconds()` (and
-    /// Posix's `MonotonicClock.milliseconds()`) give it.
-    public func nextTimeoutMilliseconds(now: UInt64 = BusConnection.monotonicMilliseconds()) -> Int32? {
+    /// pending; `now` is `CLOCK_MONOTONIC` in milliseconds, as Posix's `MonotonicClock.milliseconds()` gives it.
+    public func nextTimeoutMilliseconds(now: UInt64 = MonotonicClock.milliseconds()) -> Int32? {
         loop.nextTimeoutMilliseconds(now: now)
     }
 
     /// Runs the libdbus timeouts that are due (pending-call and authentication timeouts).
-    public func handleExpiredTimeouts(now: UInt64 = BusConnection.monotonicMilliseconds()) {
+    public func handleExpiredTimeouts(now: UInt64 = MonotonicClock.milliseconds()) {
         loop.handleExpiredTimeouts(now: now)
     }
 

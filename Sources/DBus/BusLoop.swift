@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CDBus
 import Glibc
+import Posix
 
 /// The watches and timeouts libdbus asks a connection's main loop to look after.
 ///
@@ -77,7 +78,7 @@ final class BusLoopState {
 
     /// The time (ms) an interval started now ends at.
     private static func deadline(of timeout: OpaquePointer) -> UInt64 {
-        BusConnection.monotonicMilliseconds() + UInt64(max(0, dbus_timeout_get_interval(timeout)))
+        MonotonicClock.milliseconds() + UInt64(max(0, dbus_timeout_get_interval(timeout)))
     }
 
     /// One `pollfd` per descriptor with an enabled watch, asking for what the watches want.

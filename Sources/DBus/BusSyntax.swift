@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
+import CDBus
 import Glibc
 
-/// Checks of names, paths and strings against the D-Bus specification, made in Swift before
-/// anything reaches libdbus: libdbus aborts the whole process on an invalid one.
+/// Checks of names, paths and strings against the D-Bus specification.
+///
+/// They run before anything reaches the calls that take them, since libdbus aborts the
+/// whole process on an invalid one. The rules are libdbus's own (`dbus_validate_*`); only
+/// the messages are made here.
 enum BusSyntax {
-    /// The longest bus, interface, member or error name (bytes).
-    static let maximumNameLength = 255
     /// The interface reserved for messages libdbus makes up itself; the bus disconnects a
     /// client that sends with it.
     static let localInterface = "org.freedesktop.DBus.Local"
@@ -28,61 +30,31 @@ enum BusSyntax {
         }
     }
 
-    /// Throws unless `path` is a valid object path: `/`, or `/`-separated non-empty elements of
-    /// `[A-Za-z0-9_]` without a trailing `/`.
+    /// Throws unless `path` is a valid object path (`dbus_validate_path`).
     static func checkObjectPath(_ path: String) throws {
-        func invalid(_ reason: String) -> BusError {
-            BusError.invalidArgs("invalid object path \(quoted(path)): \(reason)")
-        }
-        let bytes = Array(path.utf8)
-        guard bytes.first == UInt8(ascii: "/") else { throw invalid("it must start with \"/\"") }
-        if bytes.count == 1 { return }
-        guard bytes.last != UInt8(ascii: "/") else { throw invalid("it must not end with \"/\"") }
-        var previous = UInt8(ascii: "/")
-        for byte in bytes.dropFirst() {
-            if byte == UInt8(ascii: "/") {
-                guard previous != UInt8(ascii: "/") else { throw invalid("it has an empty element (\"//\")") }
-            } else if !isNameCharacter(byte) {
-                throw invalid("only A-Z, a-z, 0-9, \"_\" and \"/\" are allowed")
-            }
-            previous = byte
-        }
+        try validate(path, what: "object path", rule: pathRule, dbus_validate_path)
     }
 
-    /// Throws unless `name` is a valid interface name: two or more `.`-separated elements of
-    /// `[A-Za-z0-9_]` that do not start with a digit, at most 255 bytes.
+    /// Throws unless `name` is a valid interface name (`dbus_validate_interface`).
     static func checkInterfaceName(_ name: String, what: String = "interface name") throws {
-        try checkDottedName(name, what: what, allowHyphen: false, allowLeadingDigit: false)
+        try validate(name, what: what, rule: dottedRule, dbus_validate_interface)
     }
 
-    /// Throws unless `name` is a valid error name (the same rules as an interface name).
+    /// Throws unless `name` is a valid error name (`dbus_validate_error_name`).
     static func checkErrorName(_ name: String) throws {
-        try checkInterfaceName(name, what: "error name")
+        try validate(name, what: "error name", rule: dottedRule, dbus_validate_error_name)
     }
 
-    /// Throws unless `name` is a valid member (method, signal or property) name: `[A-Za-z0-9_]`,
-    /// not starting with a digit, 1 to 255 bytes.
+    /// Throws unless `name` is a valid member (method, signal or property) name
+    /// (`dbus_validate_member`).
     static func checkMemberName(_ name: String, what: String = "member name") throws {
-        func invalid(_ reason: String) -> BusError {
-            BusError.invalidArgs("invalid \(what) \(quoted(name)): \(reason)")
-        }
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty else { throw invalid("it is empty") }
-        guard bytes.count <= maximumNameLength else { throw invalid("it is longer than 255 bytes") }
-        guard !isDigit(bytes[0]) else { throw invalid("it must not start with a digit") }
-        guard bytes.allSatisfy(isNameCharacter) else {
-            throw invalid("only A-Z, a-z, 0-9 and \"_\" are allowed")
-        }
+        try validate(name, what: what, rule: memberRule, dbus_validate_member)
     }
 
-    /// Throws unless `name` is a valid bus name, unique (`:1.42`) or well-known (`com.example.App`).
+    /// Throws unless `name` is a valid bus name, unique (`:1.42`) or well-known
+    /// (`com.example.App`), as `dbus_validate_bus_name` decides.
     static func checkBusName(_ name: String) throws {
-        if name.utf8.first == UInt8(ascii: ":") {
-            try checkDottedName(
-                name, what: "unique bus name", allowHyphen: true, allowLeadingDigit: true, skipFirst: true)
-        } else {
-            try checkWellKnownBusName(name)
-        }
+        try validate(name, what: "bus name", rule: busNameRule, dbus_validate_bus_name)
     }
 
     /// Throws unless `name` is a valid well-known bus name (the kind a connection can own).
@@ -92,48 +64,36 @@ enum BusSyntax {
                 "invalid well-known bus name \(quoted(name)): names starting with \":\" are unique names "
                     + "that the bus assigns")
         }
-        try checkDottedName(name, what: "bus name", allowHyphen: true, allowLeadingDigit: false)
+        try validate(name, what: "bus name", rule: busNameRule, dbus_validate_bus_name)
     }
 
-    /// Throws unless `name` has two or more non-empty `.`-separated elements of allowed bytes.
-    private static func checkDottedName(
-        _ name: String, what: String, allowHyphen: Bool, allowLeadingDigit: Bool, skipFirst: Bool = false
+    /// The rules the messages state (libdbus's own messages say only "not valid").
+    private static let pathRule =
+        "an object path is \"/\" or \"/\"-separated non-empty elements of A-Z, a-z, 0-9 and \"_\""
+    private static let dottedRule =
+        "it needs two or more \".\"-separated non-empty elements of A-Z, a-z, 0-9 and \"_\", "
+        + "none starting with a digit, at most 255 bytes"
+    private static let memberRule = "it needs 1 to 255 of A-Z, a-z, 0-9 and \"_\", not starting with a digit"
+    private static let busNameRule =
+        "a well-known name needs two or more \".\"-separated non-empty elements of A-Z, a-z, 0-9, \"_\" "
+        + "and \"-\", none starting with a digit, at most 255 bytes; a unique name starts with \":\""
+
+    /// Asks libdbus's `validator` (the specification's rules, which libdbus enforces by
+    /// aborting) whether `text` is a valid `what`; throws `InvalidArgs` naming it and `rule`
+    /// when not.
+    private static func validate(
+        _ text: String, what: String, rule: String,
+        _ validator: (UnsafePointer<CChar>?, UnsafeMutablePointer<DBusError>?) -> dbus_bool_t
     ) throws {
-        func invalid(_ reason: String) -> BusError {
-            BusError.invalidArgs("invalid \(what) \(quoted(name)): \(reason)")
+        // A C string ends at a NUL: libdbus would judge only the part before it.
+        guard !text.utf8.contains(0) else {
+            throw BusError.invalidArgs("invalid \(what) \(quoted(text)): it contains a NUL character")
         }
-        let all = Array(name.utf8)
-        guard !all.isEmpty else { throw invalid("it is empty") }
-        guard all.count <= maximumNameLength else { throw invalid("it is longer than 255 bytes") }
-        let bytes = skipFirst ? Array(all.dropFirst()) : all
-        let elements = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard elements.count >= 2 else { throw invalid("it needs at least two elements separated by \".\"") }
-        for element in elements {
-            guard let first = element.first else { throw invalid("it has an empty element") }
-            if !allowLeadingDigit && isDigit(first) {
-                throw invalid("an element must not start with a digit")
-            }
-            for byte in element where !(isNameCharacter(byte) || (allowHyphen && byte == UInt8(ascii: "-"))) {
-                let allowed = allowHyphen ? "A-Z, a-z, 0-9, \"_\", \"-\"" : "A-Z, a-z, 0-9, \"_\""
-                throw invalid("only \(allowed) and \".\" are allowed")
-            }
-        }
-    }
-
-    /// True for `[A-Za-z0-9_]`.
-    private static func isNameCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-            return true
-        default:
-            return false
-        }
-    }
-
-    /// True for `[0-9]`.
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        var error = DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard text.withCString({ validator($0, &error) }) == 0 else { return }
+        throw BusError.invalidArgs("invalid \(what) \(quoted(text)): \(rule)")
     }
 
     /// `text` in double quotes for an error message, cut to 80 characters, with control

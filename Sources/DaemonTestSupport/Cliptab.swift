@@ -1,35 +1,19 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import TestSupport
 
-/// Building and making calls of the cliptab interface, for tests that hold a connection.
+/// What tests read from the calls they make through `CliptabClient`: error names and string
+/// arrays.
 public enum Cliptab {
-    /// A method call of the cliptab interface carrying `arguments`.
-    public static func message(_ member: String, _ arguments: [BusValue] = []) throws -> BusMessage {
-        let message = try BusMessage.methodCall(
-            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
-            member: member)
-        try message.append(arguments)
-        return message
-    }
-
-    /// Calls `member` on `connection` and waits for the reply's values; error replies are
-    /// thrown as `BusError`.
-    @discardableResult
-    public static func call(
-        _ connection: BusConnection, _ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 30_000
-    ) throws -> [BusValue] {
-        try connection.call(message(member, arguments), timeoutMilliseconds: timeout).readValues()
-    }
-
     /// The short error name a call fails with (`IndexOutOfRange`, or a full name outside the
     /// contract), or nil when it succeeds.
     public static func errorName(_ connection: BusConnection, _ member: String, _ arguments: [BusValue])
         -> String?
     {
         do {
-            try call(connection, member, arguments)
+            try CliptabClient.call(connection, member, arguments)
             return nil
         } catch let error as BusError {
             return short(error.name)

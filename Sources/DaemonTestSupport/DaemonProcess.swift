@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Posix
@@ -163,7 +164,9 @@ public final class DaemonProcess {
     public func waitUntilServing() throws {
         let deadline = MonotonicClock.milliseconds() + Self.startTimeoutMilliseconds
         while MonotonicClock.milliseconds() < deadline {
-            if (try? client.call(Cliptab.message("ListTables"), timeoutMilliseconds: 2000)) != nil { return }
+            if (try? client.call(CliptabClient.message("ListTables"), timeoutMilliseconds: 2000)) != nil {
+                return
+            }
             if !process.isRunning {
                 throw FixtureError(
                     "cliptabd exited during start-up (\(process.waitForExit())); its log: \(log)")
@@ -182,7 +185,7 @@ public final class DaemonProcess {
     public func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 10_000) throws
         -> [BusValue]
     {
-        try Cliptab.call(client, member, arguments, timeout: timeout)
+        try CliptabClient.call(client, member, arguments, timeout: timeout)
     }
 
     /// The full error name a call fails with, or nil when it succeeds.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import TestSupport
 
@@ -26,13 +27,15 @@ public struct TableSnapshot: Equatable {
     public static func read(_ connection: BusConnection, _ name: String) throws -> TableSnapshot? {
         let revisionReply: [BusValue]
         do {
-            revisionReply = try Cliptab.call(connection, "GetRevision", [s(name)])
+            revisionReply = try CliptabClient.call(connection, "GetRevision", [s(name)])
         } catch let error as BusError where Cliptab.short(error.name) == "NoSuchTable" {
             return nil
         }
-        let actions = try Cliptab.strings(Cliptab.call(connection, "GetAllowedActions", [s(name)]).first)
+        let actions = try Cliptab.strings(
+            CliptabClient.call(connection, "GetAllowedActions", [s(name)]).first)
         guard case .uint64(let revision)? = revisionReply.first,
-            case .array(_, let sectionValues)? = try Cliptab.call(connection, "GetSections", [s(name)]).first
+            case .array(_, let sectionValues)? = try CliptabClient.call(connection, "GetSections", [s(name)])
+                .first
         else { throw FixtureError("unexpected replies reading table \(name)") }
         var sections: [SectionSnapshot] = []
         for (index, value) in sectionValues.enumerated() {
@@ -41,7 +44,7 @@ public struct TableSnapshot: Equatable {
                 case .string(let footer) = fields[1]
             else { throw FixtureError("GetSections gave \(value)") }
             // Large tables take long to list in a debug build under load.
-            let reply = try Cliptab.call(
+            let reply = try CliptabClient.call(
                 connection, "GetRows", [s(name), i(Int32(index)), .uint32(0), .uint32(0)], timeout: 120_000)
             sections.append(SectionSnapshot(header: header, footer: footer, rows: try rows(reply)))
         }
@@ -51,7 +54,7 @@ public struct TableSnapshot: Equatable {
     /// Every table the daemon on `connection` serves, by name.
     public static func readAll(_ connection: BusConnection) throws -> [String: TableSnapshot] {
         var tables: [String: TableSnapshot] = [:]
-        for name in try Cliptab.strings(Cliptab.call(connection, "ListTables").first) {
+        for name in try Cliptab.strings(CliptabClient.call(connection, "ListTables").first) {
             tables[name] = try read(connection, name)
         }
         return tables

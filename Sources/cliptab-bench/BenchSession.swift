@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import CliptabCore
 import DBus
@@ -51,6 +52,6 @@ final class BenchSession {
     /// Calls a cliptab method on `client` and returns the reply's values.
     @discardableResult
     func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {
-        try Cliptab.call(client, member, values, timeout: 60_000)
+        try CliptabClient.call(client, member, values, timeout: 60_000)
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import CliptabCore
 import DBus
@@ -36,7 +37,7 @@ enum BusBenchmark {
 
         print("== bus (release cliptabd on a private dbus-daemon --session, one client; microseconds)")
         // Idle memory first, before the larger tables below exist.
-        _ = try call(
+        _ = try CliptabClient.call(
             client, "ImportTable",
             [.string("bench"), .string("lines"), .string(lines(10_000)), .boolean(false)])
         sleep(1)
@@ -48,9 +49,9 @@ enum BusBenchmark {
         var pings: [UInt64] = []
         var cells: [UInt64] = []
         for index in 0..<roundTrips {
-            let ping = try BusMessage.methodCall(
-                destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping")
-            let cell = try message("GetCell", [.string("bench"), .int32(0), .int32(Int32(index % 10_000))])
+            let ping = try CliptabClient.message("Ping", interface: "org.freedesktop.DBus.Peer")
+            let cell = try CliptabClient.message(
+                "GetCell", [.string("bench"), .int32(0), .int32(Int32(index % 10_000))])
             pings.append(try timed { _ = try client.call(ping) })
             cells.append(try timed { _ = try client.call(cell) })
         }
@@ -64,9 +65,8 @@ enum BusBenchmark {
         var insertPings: [UInt64] = []
         var insertTimes: [UInt64] = []
         for index in 0..<inserts {
-            let ping = try BusMessage.methodCall(
-                destination: name, path: path, interface: "org.freedesktop.DBus.Peer", member: "Ping")
-            let insert = try message(
+            let ping = try CliptabClient.message("Ping", interface: "org.freedesktop.DBus.Peer")
+            let insert = try CliptabClient.message(
                 "InsertRow",
                 [.string("bench"), .int32(0), .int32(Int32(5_000 + index)), .string("inserted \(index)")])
             bareTimes.append(try timed { try bareCommit.commit() })
@@ -82,7 +82,8 @@ enum BusBenchmark {
         messages.reserveCapacity(pipelined)
         for index in 0..<pipelined {
             messages.append(
-                try message("GetCell", [.string("bench"), .int32(0), .int32(Int32(index % 10_000))]))
+                try CliptabClient.message(
+                    "GetCell", [.string("bench"), .int32(0), .int32(Int32(index % 10_000))]))
         }
         let pipelineStart = MonotonicClock.nanoseconds()
         var serials: [UInt32] = []
@@ -103,7 +104,7 @@ enum BusBenchmark {
         let rate = Double(answered) / pipelineSeconds
 
         // GetRows of a 100,000-row section, paged within the bus's message limits.
-        _ = try call(
+        _ = try CliptabClient.call(
             client, "ImportTable",
             [.string("big"), .string("lines"), .string(lines(bigSection)), .boolean(false)])
         var pagedTimes: [UInt64] = []
@@ -116,7 +117,7 @@ enum BusBenchmark {
                     while true {
                         // Read as the CLI's `show` reads it: straight into (id, text) pairs.
                         let page = try client.call(
-                            message(
+                            CliptabClient.message(
                                 "GetRows", [.string("big"), .int32(0), .uint32(offset), .uint32(pageRows)]),
                             timeoutMilliseconds: 60_000
                         ).readIDTextArray()
@@ -185,19 +186,6 @@ enum BusBenchmark {
     /// The median of `samples` (nanoseconds) in microseconds.
     static func median(_ samples: [UInt64]) -> Double {
         Double(samples.sorted()[samples.count / 2]) / 1000
-    }
-
-    /// A method call of the cliptab interface.
-    static func message(_ member: String, _ values: [BusValue]) throws -> BusMessage {
-        let message = try BusMessage.methodCall(
-            destination: name, path: path, interface: name, member: member)
-        try message.append(values)
-        return message
-    }
-
-    /// Calls a method and returns its reply's values (errors are thrown).
-    static func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {
-        try client.call(message(member, values), timeoutMilliseconds: 60_000).readValues()
     }
 
     /// A `lines` import of one section of `count` rows.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import CliptabCore
 import DBus
@@ -31,13 +32,14 @@ enum SoakBenchmark {
         let daemon = session.daemon
         let daemonPath = session.process.executable
         let control = try BusConnection.connect(address: address)
-        try call(control, "CreateTable", [.string("soak")])
+        try CliptabClient.call(control, "CreateTable", [.string("soak")])
         for section in 0..<4 {
             if section > 0 {
-                try call(control, "InsertSection", [.string("soak"), .int32(-1), .string(""), .string("")])
+                try CliptabClient.call(
+                    control, "InsertSection", [.string("soak"), .int32(-1), .string(""), .string("")])
             }
             let texts = (0..<rowsPerSection).map { BusValue.string("row \($0) of section \(section)") }
-            try call(
+            try CliptabClient.call(
                 control, "InsertRows",
                 [.string("soak"), .int32(Int32(section)), .int32(0), .array(elementSignature: "s", texts)])
         }
@@ -81,7 +83,9 @@ enum SoakBenchmark {
             let now = MonotonicClock.milliseconds()
             if now >= nextRefresh {
                 nextRefresh = now + 1000
-                if case .array(_, let sections)? = try call(control, "GetSections", [.string("soak")]).first {
+                if case .array(_, let sections)? = try CliptabClient.call(
+                    control, "GetSections", [.string("soak")]
+                ).first {
                     counts = sections.map {
                         if case .structure(let fields) = $0, case .uint32(let rows) = fields[2] {
                             return Int(rows)
@@ -131,36 +135,23 @@ enum SoakBenchmark {
         let table = BusValue.string("soak")
         let s = BusValue.int32(Int32(section))
         switch Int.random(in: 0..<100, using: &generator) {
-        case 0..<35: return try message("GetCell", [table, s, .int32(row)])
-        case 35..<55: return try message("GetRows", [table, s, .uint32(UInt32(row)), .uint32(25)])
-        case 55..<65: return try message("GetSections", [table])
-        case 65..<70: return try message("ExportTable", [table, .string("json")])
+        case 0..<35: return try CliptabClient.message("GetCell", [table, s, .int32(row)])
+        case 35..<55:
+            return try CliptabClient.message("GetRows", [table, s, .uint32(UInt32(row)), .uint32(25)])
+        case 55..<65: return try CliptabClient.message("GetSections", [table])
+        case 65..<70: return try CliptabClient.message("ExportTable", [table, .string("json")])
         case 70..<80:
             return counts[section] > rowsPerSection
-                ? try message("DeleteRow", [table, s, .int32(row)])
-                : try message(
+                ? try CliptabClient.message("DeleteRow", [table, s, .int32(row)])
+                : try CliptabClient.message(
                     "InsertRow", [table, s, .int32(row), .string("inserted \(generator.next() % 1000)")])
         case 80..<90:
-            return try message("SetCell", [table, s, .int32(row), .string("set \(generator.next() % 1000)")])
+            return try CliptabClient.message(
+                "SetCell", [table, s, .int32(row), .string("set \(generator.next() % 1000)")])
         default:
             let target = Int32(Int.random(in: 0..<max(rows - 1, 1), using: &generator))
-            return try message("MoveRow", [table, s, .int32(row), s, .int32(target)])
+            return try CliptabClient.message("MoveRow", [table, s, .int32(row), s, .int32(target)])
         }
-    }
-
-    /// A call of the cliptab interface.
-    static func message(_ member: String, _ values: [BusValue]) throws -> BusMessage {
-        let message = try BusMessage.methodCall(
-            destination: CliptabBus.name, path: CliptabBus.path,
-            interface: CliptabBus.interface, member: member)
-        try message.append(values)
-        return message
-    }
-
-    /// Calls and waits for the reply's values.
-    @discardableResult
-    static func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {
-        try client.call(message(member, values), timeoutMilliseconds: 60_000).readValues()
     }
 
     /// VmRSS of process `pid` in KiB.
@@ -207,14 +198,7 @@ final class SoakPool {
 
     /// Reads, writes and delivers replies, waiting at most 20 ms.
     func turn() {
-        for connection in connections { connection.dispatchAll() }
-        var descriptors = connections.flatMap { $0.pollDescriptors() }
-        _ = poll(&descriptors, nfds_t(descriptors.count), 20)
-        for connection in connections {
-            connection.handle(descriptors)
-            connection.handleExpiredTimeouts()
-            connection.dispatchAll()
-        }
+        BusPollTurn.run(connections, timeoutMilliseconds: 20)
     }
 
     /// Turns until no call is in flight (at most 60 s).

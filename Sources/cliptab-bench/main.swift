@@ -20,6 +20,7 @@ let suites: [String: () throws -> Void] = [
     "bus": BusBenchmark.run,
     "cli": CLIBenchmark.run,
     "hostile": HostileBenchmark.run,
+    "load": LoadBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
     "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Glibc
 import MenuModel
@@ -21,20 +22,27 @@ enum MenuExit {
 
 /// The popup's life: fetch the first level, show it at the pointer with the input grabbed,
 /// turn keys into requests to cliptabd, and release the grab on every way out.
-final class MenuApp {
-    private let link: DaemonLink
-    private let settings: MenuSettings
-    private let session = MenuSession()
-    private var prompts: [String] = []
+final class MenuApp: MenuFrontEnd {
+    /// The calls to cliptabd.
+    let client: CliptabClient
+    /// The [menu] settings.
+    let settings: MenuSettings
+    /// The levels.
+    let session = MenuSession()
+    /// Each level's prompt.
+    var prompts: [String] = []
     private var connection: PopupConnection!
     private var surface: PopupSurface!
     private var painter: MenuPainter!
-    private var visibleRows = 1
+    /// The lines of rows the window shows.
+    private(set) var visibleRows = 1
+    /// On X the daemon pastes wherever the focus is: a refusal of it is reported.
+    let copiesWhenPasteRefused = false
     private var message: String?
 
-    /// A menu over `link` with `settings`.
-    init(link: DaemonLink, settings: MenuSettings) {
-        self.link = link
+    /// A menu over `client` with `settings`.
+    init(client: CliptabClient, settings: MenuSettings) {
+        self.client = client
         self.settings = settings
     }
 
@@ -52,13 +60,11 @@ final class MenuApp {
                 first = .list(.rows(table: table), list)
                 prompt = table
             } else {
-                list = MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows)
+                list = MenuList(content: ChoiceContent(try client.tables()), visibleRows: settings.rows)
                 first = .list(.tables, list)
                 prompt = "tables"
             }
             if !filter.isEmpty { list.setFilter(filter) }
-        } catch let failure as DaemonFailure {
-            return report(failure)
         } catch {
             return report(error)
         }
@@ -81,7 +87,7 @@ final class MenuApp {
         surface.present()
         // Both cost time before the first frame and are not needed for it.
         surface.startInputMethod()
-        link.watchDaemon()
+        client.watchDaemon()
         let status = loop(signals)
         // Every way out passes here: the grab is released before the process ends.
         connection.ungrabInput()
@@ -95,14 +101,6 @@ final class MenuApp {
     private func firstCount(_ screen: MenuSession.Screen) -> Int {
         if case .list(.rows, let list) = screen { return list.count }
         return settings.rows
-    }
-
-    /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
-    private func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
-        TableContent(
-            source: DaemonRows(link: link, table: table), outlines: try link.sections(table),
-            names: link.rowNames(table), endItems: endItems, secret: try link.isSecret(table),
-            pageSize: max(50, settings.rows * 3), previewCharacters: Self.previewCharacters)
     }
 
     /// How much of each row is fetched to show it: more than a line keeps
@@ -133,13 +131,6 @@ final class MenuApp {
             surface: surface, font: font, colors: colors, lineHeight: lineHeight, padding: padding)
     }
 
-    /// Shows `screen` on top, sized to the window.
-    private func push(_ screen: MenuSession.Screen, prompt: String) {
-        if case .list(_, let list) = screen { list.visibleRows = visibleRows }
-        session.push(screen)
-        prompts.append(prompt)
-    }
-
     private func paint() {
         guard let screen = session.current else { return }
         painter.paint(
@@ -148,35 +139,34 @@ final class MenuApp {
 
     /// Reads events, signals and the bus until the menu closes; returns the exit status.
     private func loop(_ signals: SignalChannel) -> Int32 {
-        var lastInput = BusConnection.monotonicMilliseconds()
+        var lastInput = MonotonicClock.milliseconds()
         while true {
             var status: Int32?
             var changed = false
             // Drain what is queued, then draw once: a held key on a long table must not queue frames.
             while status == nil && connection.hasPendingEvents {
                 (status, changed) = handle(surface.nextEvent(), changed)
-                lastInput = BusConnection.monotonicMilliseconds()
+                lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
-            link.handle([])
-            if link.isGone {
+            // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
+            client.connection.dispatchAll()
+            if client.isGone {
                 return show(
                     "cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
             }
             if changed { paint() }
-            let base = [
+            var polled = [
                 pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            var polled = base + link.pollDescriptors()
             // A menu nobody uses gives the keyboard back after a while.
             let idle =
-                Int64(MenuApp.idleMilliseconds) - Int64(BusConnection.monotonicMilliseconds() - lastInput)
+                Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
             guard idle > 0 else { return MenuExit.cancelled }
-            _ = poll(&polled, nfds_t(polled.count), Int32(clamping: idle))
+            BusPollTurn.run([client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: idle))
             if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
             if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
-            link.handle(Array(polled.dropFirst(2)))
         }
     }
 
@@ -218,145 +208,26 @@ final class MenuApp {
         }
     }
 
-    /// Runs a key through the session and carries out its request.
-    private func key(_ key: MenuKey) -> (Int32?, Bool) {
-        let request = session.handle(key)
-        while prompts.count > session.screens.count { prompts.removeLast() }
-        do {
-            return (try carry(request), true)
-        } catch let failure as DaemonFailure {
-            return (
-                show(failure.description, status: failure.isGone ? MenuExit.unavailable : MenuExit.cancelled),
-                true
-            )
-        } catch {
-            return (show("\(error)", status: MenuExit.cancelled), true)
-        }
-    }
-
-    /// Carries out `request`; returns the exit status when it ends the menu.
-    private func carry(_ request: MenuRequest) throws -> Int32? {
-        switch request {
-        case .none:
-            if case .list(_, let list) = session.current, let content = list.content as? TableContent,
-                let failure = content.failure
-            {
-                throw failure
-            }
-            if case .input(.insert, _) = session.current, prompts.count < session.screens.count {
-                prompts.append("insert")
-            }
-            return nil
-        case .close:
-            return MenuExit.cancelled
-        case .openTable(let table):
-            push(
-                .list(
-                    .rows(table: table), MenuList(content: try tableContent(table), visibleRows: visibleRows)),
-                prompt: table)
-            return nil
-        case .chooseRow(let row):
-            return try defaultAction(try link.locate(row))
-        case .showActions(let row):
-            let actions = try link.actions(try link.locate(row))
-            guard !actions.isEmpty else {
-                return show("this cell has no menu", status: MenuExit.cancelled)
-            }
-            push(
-                .list(.actions(row), MenuList(content: ChoiceContent(actions), visibleRows: visibleRows)),
-                prompt: "actions")
-            return nil
-        case .perform(let action, let row):
-            let current = try link.locate(row)
-            if action == "copy" || action == "paste" {
-                // Nothing of ours may hold the keyboard when the daemon talks to other clients.
-                close()
-            }
-            _ = try link.call(
-                "PerformAction",
-                [.string(current.table), .string(action)] + Array(DaemonLink.path(current).dropFirst()))
-            return MenuExit.done
-        case .chooseDestination(let row):
-            push(
-                .list(
-                    .destination(row),
-                    MenuList(content: try tableContent(row.table, endItems: true), visibleRows: visibleRows)),
-                prompt: "move to")
-            return nil
-        case .startEdit(let row):
-            // A secret is replaced, never shown: its editor starts empty.
-            let current = try link.locate(row)
-            let text = try link.isSecret(current.table) ? "" : try link.text(current)
-            push(.input(.edit(row), LineEditor(text)), prompt: "edit")
-            return nil
-        case .move(let row, let section, let index):
-            let current = try link.locate(row)
-            _ = try link.call(
-                "MoveRow", DaemonLink.path(current) + [.int32(Int32(section)), .int32(Int32(index))])
-            return MenuExit.done
-        case .setText(let row, let text):
-            _ = try link.call("SetCell", DaemonLink.path(try link.locate(row)) + [.string(text)])
-            return MenuExit.done
-        case .insert(let row, let text):
-            let current = try link.locate(row)
-            _ = try link.call("InsertRow", DaemonLink.path(current) + [.string(text)])
-            return MenuExit.done
-        }
-    }
-
-    /// Enter on a row: paste it into the window focused before the menu (falling back to
-    /// copy where the daemon cannot paste), or copy it where the settings say so.
-    private func defaultAction(_ row: MenuRow) throws -> Int32 {
-        close()
-        if settings.enter == "paste" {
-            do {
-                _ = try link.call("PasteToFocus", DaemonLink.path(row) + [.uint32(0)])
-                return MenuExit.done
-            } catch let failure as DaemonFailure where failure.error.name == BusErrorName.unknownMethod {
-                // A daemon from before PasteToFocus: copying is the next best thing.
-            }
-        }
-        _ = try link.call("Copy", DaemonLink.path(row))
-        return MenuExit.done
-    }
-
     /// Releases the grab and hides the window, so the focused window gets keys again.
-    private func close() {
+    func close() {
         connection.ungrabInput()
         surface.unmap()
         connection.ungrabInput()
     }
 
     /// Shows `text` in place of the prompt for a moment (or until a key), then closes.
-    private func show(_ text: String, status: Int32) -> Int32 {
+    func show(_ text: String, status: Int32) -> Int32 {
         message = text
         surface.map()
         paint()
         var entry = pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let deadline = BusConnection.monotonicMilliseconds() + 2500
-        while BusConnection.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + 2500
+        while MonotonicClock.milliseconds() < deadline {
             while connection.hasPendingEvents {
                 if case .key = surface.nextEvent() { return status }
             }
             _ = poll(&entry, 1, 100)
         }
         return status
-    }
-
-    /// Says on standard error why the menu could not open, and the status for it.
-    private func report(_ error: any Error) -> Int32 {
-        guard let failure = error as? DaemonFailure else {
-            printError("cliptab menu: \(error)\n")
-            return MenuExit.cancelled
-        }
-        // The words cliptab uses for the same failures.
-        if failure.isGone {
-            printError(
-                "cliptab: cannot reach cliptabd: \(failure.error.message) (\(failure.error.name))\n"
-                    + startHint)
-            return MenuExit.unavailable
-        }
-        printError("cliptab: \(failure.error.message) (\(failure.error.name))\n")
-        return MenuExit.cancelled
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Glibc
 import MenuModel
@@ -12,9 +13,9 @@ import Posix
 /// the compositor says where that is (else centred), turn keys into requests to cliptabd, and
 /// remove the overlay on every way out. One poll() loop over the compositor, the signals and
 /// the bus.
-final class WaylandMenuApp {
+final class WaylandMenuApp: MenuFrontEnd {
     /// The calls to cliptabd.
-    let link: DaemonLink
+    let client: CliptabClient
     /// The [menu] settings.
     let settings: MenuSettings
     /// The compositor and the overlay.
@@ -28,6 +29,8 @@ final class WaylandMenuApp {
     private var placedAtPointer = false
     /// The lines of rows the box shows.
     var visibleRows = 1
+    /// A compositor may give the daemon no way to paste (no focus it can reach): copy then.
+    let copiesWhenPasteRefused = true
     private var firstCount = 1
     /// The message shown in place of the prompt before the menu closes.
     var message: String?
@@ -36,9 +39,9 @@ final class WaylandMenuApp {
     /// Frames drawn.
     var frames = 0
 
-    /// A menu over `link` with `settings`, drawn on `popup`'s compositor.
-    init(link: DaemonLink, settings: MenuSettings, popup: LayerPopup) {
-        self.link = link
+    /// A menu over `client` with `settings`, drawn on `popup`'s compositor.
+    init(client: CliptabClient, settings: MenuSettings, popup: LayerPopup) {
+        self.client = client
         self.settings = settings
         self.popup = popup
     }
@@ -58,14 +61,12 @@ final class WaylandMenuApp {
                 prompt = table
                 firstCount = list.count
             } else {
-                list = MenuList(content: ChoiceContent(try link.tables()), visibleRows: settings.rows)
+                list = MenuList(content: ChoiceContent(try client.tables()), visibleRows: settings.rows)
                 first = .list(.tables, list)
                 prompt = "tables"
                 firstCount = settings.rows
             }
             if !filter.isEmpty { list.setFilter(filter) }
-        } catch let failure as DaemonFailure {
-            return report(failure)
         } catch {
             return report(error)
         }
@@ -82,19 +83,12 @@ final class WaylandMenuApp {
         }
         // Neither is needed for the first frame: the keymap and compose table, the bus watch.
         popup.loadInput()
-        link.watchDaemon()
+        client.watchDaemon()
         let status = loop(signals)
         // Every way out passes here: the overlay, and with it the keyboard, goes first.
         try? popup.hide()
         writeStatistics()
         return status
-    }
-
-    /// A table's lines, fetched lazily.
-    func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
-        TableContent(
-            source: DaemonRows(link: link, table: table), outlines: try link.sections(table),
-            names: link.rowNames(table), endItems: endItems, pageSize: max(50, settings.rows * 3))
     }
 
     /// Places the box: at `pointer` (clamped to the overlay), else centred.
@@ -139,18 +133,19 @@ final class WaylandMenuApp {
 
     /// Reads the compositor, signals and the bus until the menu closes; returns the status.
     private func loop(_ signals: SignalChannel) -> Int32 {
-        var lastInput = BusConnection.monotonicMilliseconds()
+        var lastInput = MonotonicClock.milliseconds()
         while true {
             var status: Int32?
             var changed = false
             // Take what is queued, then draw once: a held key must not queue frames.
             while status == nil, let event = popup.nextEvent() {
                 (status, changed) = handle(event, changed)
-                lastInput = BusConnection.monotonicMilliseconds()
+                lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
-            link.handle([])
-            if link.isGone {
+            // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
+            client.connection.dispatchAll()
+            if client.isGone {
                 return show(
                     "cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
             }
@@ -161,20 +156,19 @@ final class WaylandMenuApp {
                     [
                         pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
                         pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                    ] + link.pollDescriptors()
+                    ]
                 // A menu nobody uses gives the keyboard back after a while.
                 let idle =
-                    Int64(MenuApp.idleMilliseconds) - Int64(BusConnection.monotonicMilliseconds() - lastInput)
+                    Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
                 guard idle > 0 else {
                     try popup.finishPoll(readable: false)
                     return MenuExit.cancelled
                 }
                 let timeout = min(Int32(clamping: idle), popup.repeatTimeout ?? Int32.max)
-                _ = poll(&polled, nfds_t(polled.count), timeout)
+                BusPollTurn.run([client.connection], others: &polled, timeoutMilliseconds: timeout)
                 try popup.finishPoll(readable: polled[0].revents & Int16(POLLIN) != 0)
                 if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
                 if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
-                link.handle(Array(polled.dropFirst(2)))
             } catch {
                 printError("cliptab menu: \(error)\n")
                 return MenuExit.cancelled

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import Glibc
 import MenuModel
@@ -27,8 +28,8 @@ enum WaylandStart {
         case .layerShell:
             guard let popup else { return nil }
             do {
-                let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
-                return WaylandMenuApp(link: link, settings: settings, popup: popup).run(
+                let client = try CliptabClient.connect(timeoutMilliseconds: timeout, sharedDeadline: false)
+                return WaylandMenuApp(client: client, settings: settings, popup: popup).run(
                     table: table, filter: filter)
             } catch {
                 printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // cliptab-menu: the popup that `cliptab menu [TABLE]` runs. It only wires: the settings,
-// the daemon link, and the menu over them.
+// the daemon client, and the menu over them.
+import CliptabClient
 import CliptabConfig
 import Glibc
 import MenuModel
@@ -69,8 +70,8 @@ if let status = WaylandStart.run(settings: settings, table: table, filter: filte
     exit(status)
 }
 do {
-    let link = try DaemonLink.connect(timeoutMilliseconds: timeout)
-    exit(MenuApp(link: link, settings: settings).run(table: table, filter: filter))
+    let client = try CliptabClient.connect(timeoutMilliseconds: timeout, sharedDeadline: false)
+    exit(MenuApp(client: client, settings: settings).run(table: table, filter: filter))
 } catch {
     printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
     exit(MenuExit.unavailable)

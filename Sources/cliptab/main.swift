@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // cliptab: parses the command line, runs the command, maps the outcome to an exit status.
+import CliptabClient
 import DBus
 import Glibc
 
@@ -57,6 +58,7 @@ func runCommandLine() -> Int32 {
             let failure: CLIFailure
             switch error {
             case let known as CLIFailure: failure = known
+            case let client as ClientFailure: failure = CLIFailure(client)
             case let bus as BusError: failure = .local("\(bus.message) (\(bus.name))")
             default: failure = .local("\(error)")
             }

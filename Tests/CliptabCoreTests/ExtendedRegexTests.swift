@@ -2,6 +2,7 @@
 
 import CliptabCore
 import Foundation
+import PosixRegex
 import TestSupport
 import Testing
 
@@ -9,17 +10,15 @@ import Testing
 
 private func matches(_ pattern: String, _ text: String) throws -> Bool {
     var budget = MatchBudget(steps: MatchBudget.defaultSteps)
-    return try ExtendedRegex(pattern).matches(text, budget: &budget)
+    return try ExtendedRegex(checked: pattern).matches(text, budget: &budget)
 }
 
 private func compileError(_ pattern: String) -> CliptabError? {
     do {
-        _ = try ExtendedRegex(pattern)
+        _ = try ExtendedRegex(checked: pattern)
         return nil
-    } catch let error as CliptabError {
-        return error
     } catch {
-        return nil
+        return error
     }
 }
 
@@ -156,7 +155,7 @@ struct ExtendedRegexTests {
         for _ in 0..<300 {
             let pattern = Self.randomPattern(depth: 2, using: &random)
             let expected = try Self.grepMatches(pattern: pattern, texts: texts)
-            let regex = try ExtendedRegex(pattern)
+            let regex = try ExtendedRegex(checked: pattern)
             for (line, text) in texts.enumerated() {
                 var budget = MatchBudget(steps: MatchBudget.defaultSteps)
                 let got = try regex.matches(text, budget: &budget)
@@ -237,7 +236,7 @@ struct ExtendedRegexTests {
         ])
     func pathological(_ entry: (String, String)) throws {
         let (pattern, letter) = entry
-        let regex = try ExtendedRegex(pattern)
+        let regex = try ExtendedRegex(checked: pattern)
         // Steps, not seconds: a linear engine spends at most about four times the steps on four
         // times the text (an anchored pattern stops early and spends the same), a quadratic
         // one sixteen times. The budget is far above what a linear engine needs for 100,000
@@ -256,7 +255,7 @@ struct ExtendedRegexTests {
 
     @Test("the budget runs out with limitExceeded and is shared across calls")
     func budgetRunsOut() throws {
-        let regex = try ExtendedRegex("(.*a){20}z")
+        let regex = try ExtendedRegex(checked: "(.*a){20}z")
         let text = String(repeating: "ab", count: 500)
         var budget = MatchBudget(steps: 1_000_000)
         var calls = 0
@@ -265,7 +264,7 @@ struct ExtendedRegexTests {
             do {
                 _ = try regex.matches(text, budget: &budget)
                 calls += 1
-            } catch let error as CliptabError {
+            } catch {
                 caught = error
                 break
             }
@@ -275,23 +274,24 @@ struct ExtendedRegexTests {
         #expect(calls >= 1 && calls < 100)
         #expect(budget.remaining == 0)
         // A spent budget refuses even a trivial match.
-        #expect(throws: CliptabError.self) { try ExtendedRegex("x").matches("x", budget: &budget) }
+        #expect(throws: CliptabError.self) { try ExtendedRegex(checked: "x").matches("x", budget: &budget) }
     }
 
     @Test("a match spends few steps and leaves the rest of the budget")
     func budgetSpentProportionally() throws {
         var budget = MatchBudget(steps: 10_000)
-        #expect(try ExtendedRegex("b").matches("ab", budget: &budget))
+        #expect(try ExtendedRegex(checked: "b").matches("ab", budget: &budget))
         #expect(budget.remaining > 9_000 && budget.remaining < 10_000)
         // An anchored pattern stops once no thread is alive, whatever the text's length.
         var anchored = MatchBudget(steps: 10_000)
         #expect(
-            try ExtendedRegex("^ab").matches("ax" + String(repeating: "y", count: 100_000), budget: &anchored)
+            try ExtendedRegex(checked: "^ab").matches(
+                "ax" + String(repeating: "y", count: 100_000), budget: &anchored)
                 == false)
         #expect(anchored.remaining > 9_000)
         // Class look-ups of non-ASCII scalars are cached: text of ever new scalars costs more
         // (about 30 steps a miss) than text that repeats one, and both give the right answer.
-        let regex = try ExtendedRegex("[[:alpha:]]q")
+        let regex = try ExtendedRegex(checked: "[[:alpha:]]q")
         let distinct = String(String.UnicodeScalarView((0x4E00..<0x4E00 + 1_000).map { Unicode.Scalar($0)! }))
         let repeated = String(repeating: "日", count: 1_000)
         var distinctBudget = MatchBudget(steps: 1_000_000)
@@ -359,9 +359,39 @@ struct ExtendedRegexTests {
             compileError("a" + String(repeating: "{0}", count: 300))?.message.contains("levels deep") == true)
         #expect(compileError("(a{255}){255}")?.message.contains("too large") == true)
         // Just inside the limits.
-        _ = try ExtendedRegex("(a{255}){70}")
+        _ = try ExtendedRegex(checked: "(a{255}){70}")
         _ = try ExtendedRegex(String(repeating: "(", count: 150) + "a" + String(repeating: ")", count: 150))
         // Stacked `*`, `+` and `?` merge instead of nesting.
         #expect(try matches("^a" + String(repeating: "*+?", count: 1_000) + "$", "aaa"))
+    }
+}
+
+/// The engine's own errors, before the model maps them to the contract's.
+@Suite("PosixRegex errors")
+struct RegexErrorTests {
+    @Test("a bad pattern and a pattern over a limit are told apart, naming the pattern")
+    func kinds() throws {
+        let bad = #expect(throws: RegexError.self) { _ = try ExtendedRegex("a(b") }
+        #expect(bad?.kind == .invalidPattern)
+        #expect(bad?.message.contains("\"a(b\"") == true, "\(bad?.message ?? "")")
+        let large = #expect(throws: RegexError.self) { _ = try ExtendedRegex("(a{255}){255}") }
+        #expect(large?.kind == .limitExceeded)
+        #expect(CliptabError(try #require(bad)).code == .invalidArgument)
+        #expect(CliptabError(try #require(large)).code == .limitExceeded)
+    }
+
+    @Test("matching spends the steps it is given and gives up when they run out")
+    func steps() throws {
+        let regex = try ExtendedRegex("(a|a)*c")
+        var scratch = RegexScratch()
+        var steps = 1_000_000
+        #expect(try regex.matches("aaab", steps: &steps, scratch: &scratch) == false)
+        #expect(steps < 1_000_000 - ExtendedRegex.callSteps)
+        var few = 10
+        let spent = #expect(throws: RegexError.self) {
+            _ = try regex.matches(String(repeating: "a", count: 1000), steps: &few, scratch: &scratch)
+        }
+        #expect(spent?.kind == .limitExceeded)
+        #expect(few == 0)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import PosixRegex
 import Testing
 
 /// The cost of one call stays proportional to its own input and the rows it touches: operand
@@ -109,7 +110,7 @@ struct ScanBudgetTests {
     /// The same pattern with classes: the class cache is made once, charged once.
     @Test("a class-heavy pattern matches as the slow path does, over many rows")
     func classHeavySameAnswers() throws {
-        let regex = try ExtendedRegex("[[:alpha:]][[:digit:]]é")
+        let regex = try ExtendedRegex(checked: "[[:alpha:]][[:digit:]]é")
         var shared = MatchBudget(steps: MatchBudget.defaultSteps)
         for text in ["a1é", "éé", "x9", "Ω7é", "1aé", "zz3é"] {
             var fresh = MatchBudget(steps: MatchBudget.defaultSteps)
@@ -127,7 +128,7 @@ struct ScanBudgetTests {
             ("[" + String(repeating: "b", count: ExtendedRegex.maxBracketElements + 1) + "]", "elements"),
         ]
         for (pattern, words) in cases {
-            let error = #expect(throws: CliptabError.self) { _ = try ExtendedRegex(pattern) }
+            let error = #expect(throws: CliptabError.self) { _ = try ExtendedRegex(checked: pattern) }
             #expect(error?.code == .limitExceeded)
             #expect(error?.message.contains(words) == true, "\(error?.message ?? "")")
         }

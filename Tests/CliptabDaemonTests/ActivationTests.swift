@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import CliptabDaemon
 import DBus
@@ -97,14 +98,9 @@ struct ActivationTests {
             commandLine.split(separator: "\0").first.map(String.init) == BuiltProducts.path(of: "cliptabd"))
         #expect(commandLine.contains(data))
         #expect(exists("\(data)/cliptab.db"))
-        let call = try BusMessage.methodCall(
-            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
-            member: "CreateTable")
-        try call.append([.string("second")])
+        let call = try CliptabClient.message("CreateTable", [.string("second")])
         _ = try client.call(call, timeoutMilliseconds: 10_000)
-        let list = try BusMessage.methodCall(
-            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
-            member: "ListTables")
+        let list = try CliptabClient.message("ListTables")
         #expect(
             stringList(try client.call(list, timeoutMilliseconds: 10_000).readValues()) == [
                 "activated", "second",

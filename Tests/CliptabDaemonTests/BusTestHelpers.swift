@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -137,9 +138,7 @@ extension DaemonProcess {
     /// replies, and the bus keeps one sender's messages in order, so the Ping's reply comes
     /// after every signal of a call that was already answered.
     func signals(on listener: BusConnection) throws -> [BusMessage] {
-        let ping = try BusMessage.methodCall(
-            destination: CliptabBus.name, path: CliptabBus.path, interface: "org.freedesktop.DBus.Peer",
-            member: "Ping")
+        let ping = try CliptabClient.message("Ping", interface: "org.freedesktop.DBus.Peer")
         _ = try listener.call(ping, timeoutMilliseconds: 10_000)
         var result: [BusMessage] = []
         while let message = listener.readMessage(timeoutMilliseconds: 0) {

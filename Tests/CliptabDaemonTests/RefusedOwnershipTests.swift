@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -72,7 +73,7 @@ struct RefusedOwnershipTests {
         #expect(stealer.readLine(timeoutMilliseconds: 20_000) == "grabbed")
 
         let caller = try daemon.connect()
-        let serial = try caller.send(Cliptab.message("Copy", [s("t"), i(0), i(1)]))
+        let serial = try caller.send(CliptabClient.message("Copy", [s("t"), i(0), i(1)]))
         // Until cliptabd waits for its timestamp (its X requests wait behind the grab).
         let deadline = MonotonicClock.milliseconds() + 5_000
         while !Self.pollsOneDescriptor(daemon.process.pid) && MonotonicClock.milliseconds() < deadline {

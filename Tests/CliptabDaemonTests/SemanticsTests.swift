@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -629,11 +630,8 @@ struct SemanticsTests {
     @Test func propertiesOfTheObject() throws {
         let daemon = try DaemonProcess()
         func get(_ name: String) throws -> BusValue? {
-            let message = try BusMessage.methodCall(
-                destination: CliptabBus.name, path: CliptabBus.path,
-                interface: "org.freedesktop.DBus.Properties",
-                member: "Get")
-            try message.append([s(CliptabBus.interface), s(name)])
+            let message = try CliptabClient.message(
+                "Get", [s(CliptabBus.interface), s(name)], interface: "org.freedesktop.DBus.Properties")
             return try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues().first
         }
         #expect(try get("ApiVersion") == .variant(u(2)))

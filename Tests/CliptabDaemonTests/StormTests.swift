@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -189,10 +190,7 @@ struct StormTests {
                     let context =
                         "client \(client) call \(number): \(interface).\(member) \(arguments.map(\.signature))"
                     do {
-                        let message = try BusMessage.methodCall(
-                            destination: CliptabBus.name, path: CliptabBus.path, interface: interface,
-                            member: member)
-                        try message.append(arguments)
+                        let message = try CliptabClient.message(member, arguments, interface: interface)
                         let reply = try connection.call(message, timeoutMilliseconds: 30_000)
                         if interface == CliptabBus.interface, reply.signature != declared[member] {
                             log.problem("\(context): reply signature \(reply.signature)")
@@ -271,7 +269,7 @@ struct PipelineTests {
                 arguments = [s("p")]
                 expected.append(t(UInt64(index / 4 + 1)))
             }
-            serials.append(try daemon.client.send(Cliptab.message(member, arguments)))
+            serials.append(try daemon.client.send(CliptabClient.message(member, arguments)))
         }
         var answered = 0
         while answered < serials.count, let reply = daemon.client.readMessage(timeoutMilliseconds: 30_000) {
@@ -303,10 +301,10 @@ struct PipelineTests {
         try bare.append([s("u"), i(0), i(-1), s("without interface")])
         #expect(try daemon.client.call(bare, timeoutMilliseconds: 10_000).readValues() == [t(1)])
 
-        let silent = try Cliptab.message("InsertRow", [s("u"), i(0), i(-1), s("no reply wanted")])
+        let silent = try CliptabClient.message("InsertRow", [s("u"), i(0), i(-1), s("no reply wanted")])
         try silent.setNoReplyExpected(true)
         let silentSerial = try daemon.client.send(silent)
-        let failing = try Cliptab.message("GetCell", [s("nope"), i(0), i(0)])
+        let failing = try CliptabClient.message("GetCell", [s("nope"), i(0), i(0)])
         try failing.setNoReplyExpected(true)
         let failingSerial = try daemon.client.send(failing)
         #expect(try daemon.texts("u") == [["without interface", "no reply wanted"]])

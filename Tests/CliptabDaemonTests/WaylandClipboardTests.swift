@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -61,11 +62,9 @@ struct WaylandClipboardTests {
 
         /// The `ClipboardBackend` property.
         func backend() throws -> String {
-            let message = try BusMessage.methodCall(
-                destination: CliptabBus.name, path: CliptabBus.path,
-                interface: "org.freedesktop.DBus.Properties",
-                member: "Get")
-            try message.append([s(CliptabBus.interface), s("ClipboardBackend")])
+            let message = try CliptabClient.message(
+                "Get", [s(CliptabBus.interface), s("ClipboardBackend")],
+                interface: "org.freedesktop.DBus.Properties")
             let reply = try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues()
             guard case .variant(.string(let summary))? = reply.first else {
                 throw FixtureError("ClipboardBackend answered \(reply)")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
 import Glibc
+import Posix
 import Testing
 
 /// Dispatch of calls to a registered object, as a client on another connection sees it.
@@ -81,9 +82,9 @@ import Testing
 
     @Test func deferredRepliesArriveLater() throws {
         let fixture = try EchoFixture()
-        let start = BusConnection.monotonicMilliseconds()
+        let start = MonotonicClock.milliseconds()
         #expect(try fixture.call("Deferred", [.string("one")]) == [.string("later: one")])
-        #expect(BusConnection.monotonicMilliseconds() - start >= 40)
+        #expect(MonotonicClock.milliseconds() - start >= 40)
         Self.expectError("io.test.Echo1.Error.Later", containing: ["later: two"]) {
             _ = try fixture.call("DeferredError", [.string("two")])
         }
@@ -238,8 +239,8 @@ import Testing
     static func nextSignal(on connection: BusConnection, member: String, milliseconds: UInt64 = 5000)
         -> BusMessage?
     {
-        let deadline = BusConnection.monotonicMilliseconds() + milliseconds
-        while BusConnection.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + milliseconds
+        while MonotonicClock.milliseconds() < deadline {
             guard let message = connection.readMessage(timeoutMilliseconds: 100) else { continue }
             if message.type == .signal && message.member == member { return message }
         }
@@ -280,10 +281,7 @@ import Testing
         _ = try fixture.call("Emit", [.string("dispatched")])
         // The blocking call read the signal into the queue; dispatching hands it to the handler.
         let arrived = ServerThread.wait {
-            var fds = fixture.client.pollDescriptors()
-            _ = poll(&fds, nfds_t(fds.count), 10)
-            fixture.client.handle(fds)
-            fixture.client.dispatchAll()
+            BusPollTurn.run([fixture.client], timeoutMilliseconds: 10)
             return !seen.isEmpty
         }
         #expect(arrived)

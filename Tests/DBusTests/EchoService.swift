@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
 import Glibc
+import Posix
 import TestSupport
 
 /// An error a handler throws to choose its D-Bus error.
@@ -81,13 +82,13 @@ enum Echo {
                         name: "Deferred", inArguments: [BusArgument(name: "text", signature: "s")],
                         outArguments: [BusArgument(name: "text", signature: "s")]
                     ) { call in
-                        state.deferred.append((call, BusConnection.monotonicMilliseconds() + 50, false))
+                        state.deferred.append((call, MonotonicClock.milliseconds() + 50, false))
                         return .deferred
                     },
                     BusMethod(name: "DeferredError", inArguments: [BusArgument(name: "text", signature: "s")])
                     {
                         call in
-                        state.deferred.append((call, BusConnection.monotonicMilliseconds() + 50, true))
+                        state.deferred.append((call, MonotonicClock.milliseconds() + 50, true))
                         return .deferred
                     },
                     BusMethod(name: "Forget", outArguments: [BusArgument(name: "text", signature: "s")]) {
@@ -146,7 +147,7 @@ enum Echo {
         try connection.registerObject(
             path: path, interfaces: interfaces(state: state, connection: connection))
         loop.afterDispatch.append {
-            let now = BusConnection.monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             let due = state.deferred.filter { $0.due <= now }
             state.deferred.removeAll { $0.due <= now }
             for entry in due {

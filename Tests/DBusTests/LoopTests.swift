@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
 import Glibc
+import Posix
 import Testing
 
 /// The server's `poll()` integration under load, against clients that vanish and a bus that
@@ -46,18 +47,13 @@ import Testing
         #expect(bigReplies == bigSerials)
     }
 
-    /// Runs the documented loop on `connection` until `done()` holds or `milliseconds` pass.
+    /// Runs the client turn on `connection` until `done()` holds or `milliseconds` pass.
     static func pump(_ connection: BusConnection, milliseconds: UInt64 = 5000, until done: () -> Bool) -> Bool
     {
-        let deadline = BusConnection.monotonicMilliseconds() + milliseconds
-        while BusConnection.monotonicMilliseconds() < deadline {
-            connection.dispatchAll()
+        let deadline = MonotonicClock.milliseconds() + milliseconds
+        while MonotonicClock.milliseconds() < deadline {
             if done() { return true }
-            var fds = connection.pollDescriptors()
-            let timeout = min(connection.nextTimeoutMilliseconds() ?? 20, 20)
-            _ = poll(&fds, nfds_t(fds.count), timeout)
-            connection.handle(fds)
-            connection.handleExpiredTimeouts()
+            BusPollTurn.run([connection], timeoutMilliseconds: 20)
         }
         return done()
     }
@@ -165,12 +161,12 @@ import Testing
 
     @Test func aBlockingCallTimesOutWithNoReply() throws {
         let fixture = try EchoFixture()
-        let start = BusConnection.monotonicMilliseconds()
+        let start = MonotonicClock.milliseconds()
         let error = #expect(throws: BusError.self) {
             _ = try fixture.call("Deferred", [.string("slow")], timeout: 10)
         }
         #expect(error?.name == BusErrorName.noReply)
-        #expect(BusConnection.monotonicMilliseconds() - start < 2000)
+        #expect(MonotonicClock.milliseconds() - start < 2000)
         // The late reply is dropped; the connection carries on.
         #expect(try fixture.call("EchoString", [.string("next")]) == [.string("next")])
     }
@@ -196,9 +192,9 @@ import Testing
             greeting.append(message.member)
         }
         #expect(greeting == ["NameAcquired"])
-        let start = BusConnection.monotonicMilliseconds()
+        let start = MonotonicClock.milliseconds()
         #expect(fixture.client.readMessage(timeoutMilliseconds: 100) == nil)
-        let elapsed = BusConnection.monotonicMilliseconds() - start
+        let elapsed = MonotonicClock.milliseconds() - start
         #expect(elapsed >= 90 && elapsed < 2000)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import Posix
 import TestSupport
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
 
     /// Reads messages on `connection` until the signal `member` about `name` arrives (at most 5 s).
     func signal(_ member: String, about name: String, on connection: BusConnection) throws -> Bool {
-        let deadline = BusConnection.monotonicMilliseconds() + 5000
-        while BusConnection.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + 5000
+        while MonotonicClock.milliseconds() < deadline {
             guard let message = connection.readMessage(timeoutMilliseconds: 200) else { continue }
             if message.type == .signal, message.member == member, message.interface == "org.freedesktop.DBus",
                 try message.readValues() == [.string(name)]

@@ -2,6 +2,7 @@
 import DBus
 import Foundation
 import Glibc
+import Posix
 import Synchronization
 import TestSupport
 
@@ -126,8 +127,8 @@ final class ServerThread: Sendable {
 
     /// Waits up to `milliseconds` for `condition` to hold, checking every 5 ms.
     static func wait(milliseconds: Int = 5000, until condition: () -> Bool) -> Bool {
-        let deadline = BusConnection.monotonicMilliseconds() + UInt64(milliseconds)
-        while BusConnection.monotonicMilliseconds() < deadline {
+        let deadline = MonotonicClock.milliseconds() + UInt64(milliseconds)
+        while MonotonicClock.milliseconds() < deadline {
             if condition() { return true }
             usleep(5000)
         }

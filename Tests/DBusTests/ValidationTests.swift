@@ -75,7 +75,9 @@ import Testing
                 _ = try BusMessage.methodCall(destination: nil, path: "/", interface: nil, member: member)
             }
         }
-        for destination in ["", "nodots", "a..b", "1a.b", ":", ":1..2", "a.b!", long] {
+        // libdbus's rules decide (`dbus_validate_bus_name`); they let a bare ":" pass, which the
+        // bus then answers as a name nobody owns.
+        for destination in ["", "nodots", "a..b", "1a.b", ":1..2", "a.b!", long] {
             expectError(containing: "bus name") {
                 _ = try BusMessage.methodCall(
                     destination: destination, path: "/", interface: nil, member: "M")

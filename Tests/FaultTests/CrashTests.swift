@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -39,7 +40,7 @@ struct CrashTests {
         let daemon = try DaemonProcess()
         let control = try BusConnection.connect(address: daemon.bus.address)
         var clients = (0..<Self.clients).map { Client(table: "crash-\($0)") }
-        for client in clients { try Cliptab.call(control, "CreateTable", [s(client.table)]) }
+        for client in clients { try CliptabClient.call(control, "CreateTable", [s(client.table)]) }
         let pool = try CallPool(address: daemon.bus.address, count: Self.clients)
         var seenIDs = Set<UInt64>()
         var tally = Tally()
@@ -86,7 +87,7 @@ struct CrashTests {
                     let (mutation, valid) = clients[slot].replica.randomMutation(&random)
                     clients[slot].waiting = (mutation, valid)
                     try pool.send(
-                        slot, Cliptab.message(mutation.member, mutation.arguments(clients[slot].table))
+                        slot, CliptabClient.message(mutation.member, mutation.arguments(clients[slot].table))
                     ) {
                         result, _ in reply(slot, result)
                     }
@@ -169,7 +170,7 @@ struct CrashTests {
     ) throws -> Bool {
         var answered: Result<BusMessage, BusError>?
         let before = daemon.writtenBytes
-        try pool.send(0, Cliptab.message(member, arguments), timeout: 300_000) { result, _ in
+        try pool.send(0, CliptabClient.message(member, arguments), timeout: 300_000) { result, _ in
             answered = result
         }
         if let fraction {
@@ -249,7 +250,7 @@ struct CrashTests {
             } else {
                 #expect(Self.isImport(made, version: version), "new import at \(fraction): torn")
                 outcomes.all += 1
-                try Cliptab.call(control, "DropTable", [s(created)], timeout: 120_000)
+                try CliptabClient.call(control, "DropTable", [s(created)], timeout: 120_000)
             }
         }
         let ids = TableSnapshot.rowIDs(in: try TableSnapshot.readAll(control))
@@ -270,7 +271,7 @@ struct CrashTests {
         var kept = full
         /// Fills the table again, and notes what it holds before and after the deletion.
         func fill() throws {
-            try Cliptab.call(
+            try CliptabClient.call(
                 control, "ImportTable", [s("big"), s("lines"), s(Self.bigDocument(0)), .boolean(true)],
                 timeout: 300_000)
             full = try #require(try TableSnapshot.read(control, "big"))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Foundation
@@ -26,7 +27,7 @@ struct DiskFaultTests {
                 mutation = .insertRow(section: 0, row: -1, text: String(repeating: "x", count: 256 << 10))
             }
             do {
-                let reply = try Cliptab.call(connection, mutation.member, mutation.arguments("t"))
+                let reply = try CliptabClient.call(connection, mutation.member, mutation.arguments("t"))
                 replica.apply(mutation, reply: reply)
             } catch let error as BusError where Cliptab.short(error.name) == "StorageFailure" {
                 failures += 1
@@ -70,7 +71,7 @@ struct DiskFaultTests {
         )
         let daemon = try DaemonProcess(dataDirectory: mountPoint + "/data", environment: environment)
         let client = try BusConnection.connect(address: daemon.bus.address)
-        try Cliptab.call(client, "CreateTable", [s("t")])
+        try CliptabClient.call(client, "CreateTable", [s("t")])
         var replica = ReplicaTable()
         #expect(Self.change(client, &replica, count: 30, random: &random) == 0)
 
@@ -80,7 +81,7 @@ struct DiskFaultTests {
         refused += Self.change(client, &replica, count: 30, random: &random)
         #expect(refused >= 20, "only \(refused) of 50 changes on a full disk answered StorageFailure")
         try Self.expectTable(client, replica, "on the full disk")
-        #expect(try Cliptab.call(client, "ExportTable", [s("t"), s("json")]).count == 1)
+        #expect(try CliptabClient.call(client, "ExportTable", [s("t"), s("json")]).count == 1)
 
         // Killed and started again while the disk is still full: it serves what it had.
         try daemon.restart()
@@ -109,7 +110,7 @@ struct DiskFaultTests {
         let daemon = try DaemonProcess(
             environment: ["LD_PRELOAD": try FaultInjection.build(in: base), "CLIPTAB_FAULT_DIR": control])
         let client = try BusConnection.connect(address: daemon.bus.address)
-        try Cliptab.call(client, "CreateTable", [s("t")])
+        try CliptabClient.call(client, "CreateTable", [s("t")])
         var replica = ReplicaTable()
         #expect(Self.change(client, &replica, count: 20, random: &random) == 0)
         var injected = 0
@@ -153,7 +154,8 @@ struct DiskFaultTests {
         // A directory holding a store, an empty one, and one that is still to be made.
         do {
             let daemon = try DaemonProcess(dataDirectory: storeDirectory)
-            try Cliptab.call(try BusConnection.connect(address: daemon.bus.address), "CreateTable", [s("t")])
+            try CliptabClient.call(
+                try BusConnection.connect(address: daemon.bus.address), "CreateTable", [s("t")])
             daemon.kill()
         }
         let empty = home.appending("empty")
@@ -192,8 +194,8 @@ struct DiskFaultTests {
         do {
             let daemon = try DaemonProcess(dataDirectory: original)
             let client = try BusConnection.connect(address: daemon.bus.address)
-            try Cliptab.call(client, "CreateTable", [s("t")])
-            try Cliptab.call(
+            try CliptabClient.call(client, "CreateTable", [s("t")])
+            try CliptabClient.call(
                 client, "InsertRows",
                 [s("t"), i(0), i(0), strings((0..<5000).map { "row \($0) with some text" })])
             // A clean stop leaves one self-contained store file.
@@ -230,8 +232,8 @@ struct DiskFaultTests {
         do {
             let daemon = try DaemonProcess(dataDirectory: logged)
             let client = try BusConnection.connect(address: daemon.bus.address)
-            try Cliptab.call(client, "CreateTable", [s("t")])
-            try Cliptab.call(client, "InsertRow", [s("t"), i(0), i(0), s("only in the log")])
+            try CliptabClient.call(client, "CreateTable", [s("t")])
+            try CliptabClient.call(client, "InsertRow", [s("t"), i(0), i(0), s("only in the log")])
             daemon.kill()
         }
         truncate(logged + "/cliptab.db", 0)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -53,7 +54,7 @@ struct FuzzTests {
     /// The daemon's resident memory once it is idle and has given freed memory back (it
     /// does so within a second of its last work).
     static func settledResident(_ daemon: DaemonProcess, _ control: BusConnection) -> Int {
-        _ = try? Cliptab.call(control, "ListTables")
+        _ = try? CliptabClient.call(control, "ListTables")
         usleep(1_300_000)
         return daemon.residentKiB
     }
@@ -64,7 +65,7 @@ struct FuzzTests {
             if let error = Cliptab.errorName(control, "CreateTable", [s(table)]), error != "TableExists" {
                 throw FixtureError("CreateTable \(table): \(error)")
             }
-            try Cliptab.call(control, "SetAllowedActions", [s(table), strings(actions)])
+            try CliptabClient.call(control, "SetAllowedActions", [s(table), strings(actions)])
         }
     }
 
@@ -74,10 +75,10 @@ struct FuzzTests {
     static func freshTables(_ control: BusConnection) throws {
         try resetTables(control)
         for table in FuzzValues.tables {
-            try Cliptab.call(control, "DropTable", [s(table)])
-            try Cliptab.call(control, "CreateTable", [s(table)])
-            try Cliptab.call(control, "InsertSection", [s(table), i(-1), s("second"), s("")])
-            try Cliptab.call(
+            try CliptabClient.call(control, "DropTable", [s(table)])
+            try CliptabClient.call(control, "CreateTable", [s(table)])
+            try CliptabClient.call(control, "InsertSection", [s(table), i(-1), s("second"), s("")])
+            try CliptabClient.call(
                 control, "InsertRows", [s(table), i(0), i(0), strings((0..<20).map { "row \($0)" })])
         }
     }
@@ -88,10 +89,8 @@ struct FuzzTests {
         let control = try BusConnection.connect(address: daemon.bus.address)
         try Self.freshTables(control)
         let introspection = try control.call(
-            try BusMessage.methodCall(
-                destination: CliptabBus.name, path: CliptabBus.path,
-                interface: "org.freedesktop.DBus.Introspectable",
-                member: "Introspect"), timeoutMilliseconds: 10_000
+            try CliptabClient.message("Introspect", interface: "org.freedesktop.DBus.Introspectable"),
+            timeoutMilliseconds: 10_000
         ).readValues()
         guard case .string(let xml)? = introspection.first else { throw FixtureError("no introspection") }
         let methods = FuzzMethod.parse(xml)

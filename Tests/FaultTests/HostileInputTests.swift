@@ -6,9 +6,10 @@ import Testing
 /// `HostileCatalogue.cases(full: false)`): each case against a fresh daemon while a client
 /// probes `GetCell` every 50 ms and another reads a 1 MiB clipboard text with `xclip -o`.
 ///
-/// The goals are the benchmark's with a margin for a debug build on a shared machine: time
-/// goals doubled, 64 MiB more memory. As in the issue, the time goals speak of messages up
-/// to 16 MiB; the one larger case is held to the memory goal and the safety checks.
+/// The bounds are counted, not timed: every probe call and clipboard read answered (each
+/// within its generous hang guard), a named outcome, the memory goal with 64 MiB of margin
+/// for a debug build, the daemon alive, the canary unchanged. How fast the probes were
+/// answered is the release benchmark's question (`cliptab-bench hostile`).
 /// `CLIPTAB_HOSTILE_CASES=TEXT` runs only the cases whose name contains TEXT.
 @Suite(.serialized)
 struct HostileInputTests {
@@ -20,7 +21,7 @@ struct HostileInputTests {
         let hostile = HostileCatalogue.selected(full: false)[index]
         let measured = try HostileRunner.run(hostile)
         print("hostile: \(measured.row)")
-        let missed = measured.missedGoals(timeFactor: 2, extraKiB: 64 << 10)
+        let missed = measured.missedBounds(extraKiB: 64 << 10)
         #expect(missed.isEmpty, "\(hostile.name): \(missed) — \(measured.row)")
         #expect(measured.probeCalls > 0, "\(hostile.name): the probe made no call")
         if hostile.readsClipboard {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Foundation
@@ -29,8 +30,9 @@ struct HostileXTests {
             display = try VirtualDisplay()
             daemon = try DaemonProcess(environment: ["DISPLAY": display.display])
             client = try BusConnection.connect(address: daemon.bus.address)
-            try Cliptab.call(client, "CreateTable", [s("t")])
-            try Cliptab.call(client, "InsertRows", [s("t"), i(0), i(0), strings([Self.small, Self.big])])
+            try CliptabClient.call(client, "CreateTable", [s("t")])
+            try CliptabClient.call(
+                client, "InsertRows", [s("t"), i(0), i(0), strings([Self.small, Self.big])])
         }
 
         /// The environment of X clients.
@@ -74,10 +76,10 @@ struct HostileXTests {
             for member in ["GetCell", "InsertRow", "DeleteRow"] {
                 let start = MonotonicClock.nanoseconds()
                 switch member {
-                case "GetCell": try Cliptab.call(setup.client, member, [s("t"), i(0), i(0)])
+                case "GetCell": try CliptabClient.call(setup.client, member, [s("t"), i(0), i(0)])
                 case "InsertRow":
-                    try Cliptab.call(setup.client, member, [s("t"), i(0), i(-1), s("during \(round)")])
-                default: try Cliptab.call(setup.client, member, [s("t"), i(0), i(-1)])
+                    try CliptabClient.call(setup.client, member, [s("t"), i(0), i(-1), s("during \(round)")])
+                default: try CliptabClient.call(setup.client, member, [s("t"), i(0), i(-1)])
                 }
                 siege.calls += 1
                 siege.slowestCall = max(siege.slowestCall, Double(MonotonicClock.nanoseconds() - start) / 1e6)
@@ -119,7 +121,7 @@ struct HostileXTests {
     /// 1,000 INCR requests (16 of which start a transfer: the cap per client).
     @Test func incrementalTransfersAbused() throws {
         let setup = try Setup()
-        try Cliptab.call(setup.client, "Copy", [s("t"), i(0), i(1)], timeout: 60_000)
+        try CliptabClient.call(setup.client, "Copy", [s("t"), i(0), i(1)], timeout: 60_000)
         let siege = try Self.siege(
             setup,
             [
@@ -155,7 +157,7 @@ struct HostileXTests {
     /// targets, against a short text.
     @Test func garbageAndFloods() throws {
         let setup = try Setup()
-        try Cliptab.call(setup.client, "Copy", [s("t"), i(0), i(0)])
+        try CliptabClient.call(setup.client, "Copy", [s("t"), i(0), i(0)])
         let siege = try Self.siege(
             setup,
             [

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Posix
@@ -16,9 +17,6 @@ struct LoadTests {
     static let depth = 2
     /// The share of changes among the calls; the rest are reads.
     static let changeShare = 0.25
-    /// The bound on the 99th percentile of the round trips, in a debug build on 2 shared
-    /// cores (each change waits for its fsync, and up to 15 calls wait before it).
-    static let p99BoundMilliseconds = 250.0
 
     /// A change the daemon accepted, with its reply.
     struct Accepted {
@@ -36,15 +34,15 @@ struct LoadTests {
     @Test func callsReadWhileALargeReplyIsWrittenAreAnswered() throws {
         let daemon = try DaemonProcess()
         let control = try BusConnection.connect(address: daemon.bus.address)
-        try Cliptab.call(control, "CreateTable", [s("big")])
+        try CliptabClient.call(control, "CreateTable", [s("big")])
         let cell = String(repeating: "r", count: 4 << 20)
-        try Cliptab.call(
+        try CliptabClient.call(
             control, "InsertRows", [s("big"), i(0), i(0), strings(Array(repeating: cell, count: 4))])
         let pool = try CallPool(address: daemon.bus.address, count: 2)
         var failures: [String] = []
         for round in 0..<5 {
             var answered = 0
-            try pool.send(0, Cliptab.message("ExportTable", [s("big"), s("lines")]), timeout: 10_000) {
+            try pool.send(0, CliptabClient.message("ExportTable", [s("big"), s("lines")]), timeout: 10_000) {
                 result, _ in
                 if case .failure(let error) = result {
                     failures.append("round \(round): export \(error.name)")
@@ -52,7 +50,8 @@ struct LoadTests {
                 answered += 1
             }
             for _ in 0..<50 {
-                try pool.send(1, Cliptab.message("GetRevision", [s("big")]), timeout: 10_000) { result, _ in
+                try pool.send(1, CliptabClient.message("GetRevision", [s("big")]), timeout: 10_000) {
+                    result, _ in
                     if case .failure(let error) = result { failures.append("round \(round): \(error.name)") }
                     answered += 1
                 }
@@ -68,12 +67,12 @@ struct LoadTests {
         var random = SeededRandom("load")
         let daemon = try DaemonProcess()
         let control = try BusConnection.connect(address: daemon.bus.address)
-        try Cliptab.call(control, "CreateTable", [s("load")])
+        try CliptabClient.call(control, "CreateTable", [s("load")])
         for section in 0..<4 {
             if section > 0 {
-                try Cliptab.call(control, "InsertSection", [s("load"), i(-1), s("s\(section)"), s("")])
+                try CliptabClient.call(control, "InsertSection", [s("load"), i(-1), s("s\(section)"), s("")])
             }
-            try Cliptab.call(
+            try CliptabClient.call(
                 control, "InsertRows",
                 [s("load"), i(Int32(section)), i(0), strings((0..<40).map { _ in random.text() })])
         }
@@ -98,15 +97,15 @@ struct LoadTests {
                 ? approximate.sections[Int(section)].rows.count : 0
             let row = Int32.random(in: 0...Int32(max(rows - 1, 0)), using: &random)
             switch Int.random(in: 0..<100, using: &random) {
-            case 0..<40: return try Cliptab.message("GetCell", [s("load"), i(section), i(row)])
+            case 0..<40: return try CliptabClient.message("GetCell", [s("load"), i(section), i(row)])
             case 40..<60:
-                return try Cliptab.message(
+                return try CliptabClient.message(
                     "GetRows", [s("load"), i(section), .uint32(UInt32(row)), .uint32(20)])
-            case 60..<70: return try Cliptab.message("GetSections", [s("load")])
-            case 70..<80: return try Cliptab.message("GetRevision", [s("load")])
-            case 80..<90: return try Cliptab.message("Locate", [.uint64(random.pick(ids))])
-            case 90..<99: return try Cliptab.message("ListTables")
-            default: return try Cliptab.message("ExportTable", [s("load"), s("tsv")])
+            case 60..<70: return try CliptabClient.message("GetSections", [s("load")])
+            case 70..<80: return try CliptabClient.message("GetRevision", [s("load")])
+            case 80..<90: return try CliptabClient.message("Locate", [.uint64(random.pick(ids))])
+            case 90..<99: return try CliptabClient.message("ListTables")
+            default: return try CliptabClient.message("ExportTable", [s("load"), s("tsv")])
             }
         }
 
@@ -116,7 +115,7 @@ struct LoadTests {
                 sent[slot] += 1
                 if random.chance(Self.changeShare) {
                     let (mutation, _) = approximate.randomMutation(&random, invalid: 0.05)
-                    try pool.send(slot, Cliptab.message(mutation.member, mutation.arguments("load"))) {
+                    try pool.send(slot, CliptabClient.message(mutation.member, mutation.arguments("load"))) {
                         result, time in
                         latencies.add(time)
                         switch result {
@@ -178,15 +177,14 @@ struct LoadTests {
         let stored = try TableSnapshot.read(control, "load")
         #expect(stored == final, "after a kill the store holds another table than the daemon served")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
-        let p99 = latencies.percentile(0.99)
-        #expect(
-            p99 <= Self.p99BoundMilliseconds,
-            "p99 \(p99) ms over the bound of \(Self.p99BoundMilliseconds) ms")
+        // Every call answered (a hung one fails at the pool's generous timeout); how fast is
+        // the benchmark's question (`cliptab-bench load`, on the release daemon).
         #expect(latencies.samples.count == Self.clients * Self.callsPerClient)
+        let p99 = latencies.percentile(0.99)
         print(
             "load: \(Self.clients) clients x \(Self.callsPerClient) calls in \(Int(seconds)) s; "
                 + "\(accepted.count) changes accepted, \(refused.values.reduce(0, +)) refused (stale indexes); "
-                + "p50 \(latencies.percentile(0.5)) ms, p99 \(p99) ms (bound \(Self.p99BoundMilliseconds)), "
+                + "p50 \(latencies.percentile(0.5)) ms, p99 \(p99) ms (timed by cliptab-bench load), "
                 + "max \(latencies.maximum) ms; RSS \(residentBefore) -> \(residentAfter) KiB")
     }
 }

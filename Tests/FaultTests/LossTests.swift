@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Foundation
@@ -17,7 +18,7 @@ struct LossTests {
         var random = SeededRandom("bus lost")
         let daemon = try DaemonProcess()
         let pool = try CallPool(address: daemon.bus.address, count: 1)
-        try Cliptab.call(pool.connections[0], "CreateTable", [s("t")])
+        try CliptabClient.call(pool.connections[0], "CreateTable", [s("t")])
         var replica = ReplicaTable()
         var waiting: Mutation?
         var uncertain: Mutation?
@@ -32,7 +33,8 @@ struct LossTests {
             if waiting == nil && !killed {
                 let (mutation, _) = replica.randomMutation(&random, invalid: 0)
                 waiting = mutation
-                try pool.send(0, Cliptab.message(mutation.member, mutation.arguments("t"))) { result, _ in
+                try pool.send(0, CliptabClient.message(mutation.member, mutation.arguments("t"))) {
+                    result, _ in
                     if case .success(let reply) = result {
                         replica.apply(mutation, reply: (try? reply.readValues()) ?? [])
                     } else {
@@ -75,8 +77,8 @@ struct LossTests {
             arguments: ["--paste-timeout-ms", "20000"], environment: ["DISPLAY": name])
         let client = try BusConnection.connect(address: daemon.bus.address)
         let big = String(repeating: "x", count: 16 << 20)
-        try Cliptab.call(client, "CreateTable", [s("t")])
-        try Cliptab.call(client, "InsertRows", [s("t"), i(0), i(0), strings(["small", big])])
+        try CliptabClient.call(client, "CreateTable", [s("t")])
+        try CliptabClient.call(client, "InsertRows", [s("t"), i(0), i(0), strings(["small", big])])
         var environment = [
             "DISPLAY": name, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
@@ -84,7 +86,7 @@ struct LossTests {
         let pool = try CallPool(address: daemon.bus.address, count: 1)
 
         for cycle in 0..<3 {
-            try Cliptab.call(client, "Copy", [s("t"), i(0), i(cycle == 0 ? 1 : 0)], timeout: 60_000)
+            try CliptabClient.call(client, "Copy", [s("t"), i(0), i(cycle == 0 ? 1 : 0)], timeout: 60_000)
             var pasteAnswer: Result<BusMessage, BusError>?
             var pasteKilledAt: UInt64 = 0
             var reader: ChildProcess?
@@ -102,7 +104,7 @@ struct LossTests {
                     "python3", ["-c", hostileRequestor, "own-silently", "60"], environment: environment,
                     stdout: .pipe, stderr: .null)
                 #expect(owner!.readLine(timeoutMilliseconds: 10_000) != nil, "the silent owner did not start")
-                try pool.send(0, Cliptab.message("Paste", [s("t"), i(0), i(0)])) { result, _ in
+                try pool.send(0, CliptabClient.message("Paste", [s("t"), i(0), i(0)])) { result, _ in
                     pasteAnswer = result
                 }
                 pool.run(milliseconds: 300) { false }
@@ -128,8 +130,8 @@ struct LossTests {
             owner?.signal(SIGKILL)
 
             // Without the display: tables work, the clipboard does not.
-            try Cliptab.call(client, "InsertRow", [s("t"), i(0), i(-1), s("no display \(cycle)")])
-            #expect(try Cliptab.call(client, "GetCell", [s("t"), i(0), i(0)]) == [s("small")])
+            try CliptabClient.call(client, "InsertRow", [s("t"), i(0), i(-1), s("no display \(cycle)")])
+            #expect(try CliptabClient.call(client, "GetCell", [s("t"), i(0), i(0)]) == [s("small")])
             for (member, arguments) in [
                 ("Copy", [s("t"), i(0), i(0)]), ("GetClipboard", []), ("Paste", [s("t"), i(0), i(0)]),
             ] as [(String, [BusValue])] {
@@ -138,7 +140,7 @@ struct LossTests {
 
             // The display comes back: the next clipboard call reconnects.
             display = try VirtualDisplay(display: name)
-            try Cliptab.call(client, "Copy", [s("t"), i(0), i(0)])
+            try CliptabClient.call(client, "Copy", [s("t"), i(0), i(0)])
             let read = try ChildProcess.run(
                 "xclip", ["-selection", "clipboard", "-o"], environment: environment,
                 timeoutMilliseconds: 20_000)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Glibc
@@ -25,7 +26,7 @@ struct ReplyQueueTests {
         let baseline = daemon.residentKiB
         let count = 120
         let serials = try (0..<count).map { _ in
-            try client.send(Cliptab.message("GetCell", [s("big"), i(0), i(0)]))
+            try client.send(CliptabClient.message("GetCell", [s("big"), i(0), i(0)]))
         }
         client.flush()
         // Let the bus hand the calls over, then stop it.

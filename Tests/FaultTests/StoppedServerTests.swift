@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Foundation
@@ -41,7 +42,7 @@ struct StoppedServerTests {
         while MonotonicClock.milliseconds() < deadline {
             lastError = daemon.errorName("Copy", [s(table), i(0), i(1)])
             if lastError == nil { break }
-            usleep(200_000)
+            usleep(20_000)
         }
         #expect(lastError == nil, "Copy still failed after SIGCONT: \(lastError ?? "")")
         let read = try ChildProcess.run(
@@ -75,7 +76,7 @@ struct StoppedServerTests {
         // A clipboard read asks the server who owns the clipboard; meanwhile a table call
         // on another connection waits for the single-threaded daemon at most the deadline.
         let other = try daemon.connect()
-        let serial = try other.send(Cliptab.message("GetClipboard"))
+        let serial = try other.send(CliptabClient.message("GetClipboard"))
         other.flush()
         usleep(100_000)
         let (during, cell) = try Self.timed { try daemon.call("GetCell", [s(Self.table), i(0), i(0)]) }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DaemonTestSupport
 import Foundation
 import Posix
@@ -21,7 +22,7 @@ struct XServingMemoryTests {
     @Test("1,000 STRING requests for a 16 MiB text raise the daemon's peak by about one copy")
     func stringFloodSharesOneCopy() throws {
         let setup = try HostileXTests.Setup()
-        try Cliptab.call(setup.client, "Copy", [s("t"), i(0), i(1)], timeout: 60_000)
+        try CliptabClient.call(setup.client, "Copy", [s("t"), i(0), i(1)], timeout: 60_000)
         let pid = setup.daemon.process.pid
         let before = Self.peakKiB(pid)
         let floods = try (0..<2).map { _ in try setup.requestor(["flood", "1000", "STRING"]) }

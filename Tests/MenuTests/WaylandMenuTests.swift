@@ -179,6 +179,34 @@ struct WaylandMenuTests {
         #expect(big < short + 4096, "short table \(short) bytes shaped, 10 MB row \(big)")
     }
 
+    /// A secret table's rows are found by their names only, never by their text, and the
+    /// editor of one starts empty (it is replaced, never shown), as on X: both menus carry
+    /// their requests through one `MenuFrontEnd`.
+    @Test func secretRowsAreFoundByNameOnlyAndEditedFromEmpty() throws {
+        let session = try Session()
+        _ = try session.sway.copy(Array("before".utf8))
+        #expect(try session.cliptab(["create", "s"]).termination == .exited(0))
+        #expect(
+            try session.cliptab(["add", "s", "--name", "mail", "hunter2 mail"]).termination == .exited(0))
+        let secret = try session.sway.run(
+            "dbus-send",
+            [
+                "--session", "--print-reply", "--dest=io.github.cliptab.Cliptab1",
+                "/io/github/cliptab/Cliptab1",
+                "io.github.cliptab.Cliptab1.SetSecret", "string:s", "boolean:true",
+            ], environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address])
+        #expect(secret.termination == .exited(0), "SetSecret: \(secret.errorText)")
+        var (menu, _) = try session.open(["s"])
+        // The secret's text matches nothing: Enter does nothing, Escape closes.
+        #expect(try session.type("hunter", keys: ["Return", "Escape"], into: menu) == .exited(1))
+        #expect(try session.clipboard() == "before")
+        (menu, _) = try session.open(["s"])
+        #expect(try session.type("mail", keys: ["Tab"], into: menu, ends: false) == nil)
+        #expect(try session.type("edit", keys: ["Return"], into: menu, ends: false) == nil)
+        #expect(try session.type("new", keys: ["Return"], into: menu) == .exited(0))
+        #expect(try session.cliptab(["get", "s", "mail"]).outputText == "new")
+    }
+
     /// Tab opens the row's actions, filtered like rows; "copy" puts the row on the clipboard.
     @Test func actionsLevelCopies() throws {
         let session = try Session()

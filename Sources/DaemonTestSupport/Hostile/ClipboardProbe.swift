@@ -53,6 +53,17 @@ public final class ClipboardProbe: Sendable {
         } while !state.withLock({ $0.stopping })
     }
 
+    /// Waits until `count` more reads than now have ended, or the probe stopped, or the
+    /// generous hang guard of `guardMilliseconds` passed.
+    public func awaitReads(_ count: Int, guardMilliseconds: UInt64 = 60_000) {
+        let goal = state.withLock { $0.reads } + count
+        let deadline = MonotonicClock.milliseconds() + guardMilliseconds
+        while state.withLock({ $0.reads < goal && !$0.finished }) && MonotonicClock.milliseconds() < deadline
+        {
+            usleep(5000)
+        }
+    }
+
     /// Stops after the read in progress and returns the longest read (ms), the number of
     /// reads and the failures.
     public func stop() -> (worstMilliseconds: UInt64, reads: Int, failures: [String]) {

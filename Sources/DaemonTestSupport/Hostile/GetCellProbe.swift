@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Posix
@@ -38,7 +39,7 @@ public final class GetCellProbe: Sendable {
             let start = MonotonicClock.milliseconds()
             var failure: String?
             do {
-                try Cliptab.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 20_000)
+                try CliptabClient.call(connection, "GetCell", [s(table), i(0), i(0)], timeout: 20_000)
             } catch {
                 failure = "\(error)"
             }
@@ -51,6 +52,19 @@ public final class GetCellProbe: Sendable {
             let next = start + 50
             let now = MonotonicClock.milliseconds()
             if next > now { usleep(useconds_t((next - now) * 1000)) }
+        }
+    }
+
+    /// The calls made so far.
+    public var calls: Int { state.withLock { $0.calls } }
+
+    /// Waits until the probe has made `count` calls more than now, or it stopped, or the
+    /// generous hang guard of `guardMilliseconds` passed.
+    public func awaitCalls(_ count: Int, guardMilliseconds: UInt64 = 60_000) {
+        let goal = calls + count
+        let deadline = MonotonicClock.milliseconds() + guardMilliseconds
+        while calls < goal && !state.withLock({ $0.finished }) && MonotonicClock.milliseconds() < deadline {
+            usleep(5000)
         }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Posix
@@ -52,7 +53,7 @@ extension HostileCatalogue {
             ) { context in
                 let callers = try (0..<connections).map { _ in try context.daemon.connect() }
                 defer { for caller in callers { caller.close() } }
-                let serials = try callers.map { try $0.send(Cliptab.message("GetRowNames", [s("n")])) }
+                let serials = try callers.map { try $0.send(CliptabClient.message("GetRowNames", [s("n")])) }
                 var answered = 0
                 for (caller, serial) in zip(callers, serials) {
                     if try Self.reply(to: serial, on: caller)?.errorName == nil { answered += 1 }
@@ -111,7 +112,7 @@ extension HostileCatalogue {
     static func flood(_ connection: BusConnection, _ calls: [(String, [BusValue])]) throws -> String {
         var pending = Set<UInt32>()
         for (member, arguments) in calls {
-            pending.insert(try connection.send(Cliptab.message(member, arguments)))
+            pending.insert(try connection.send(CliptabClient.message(member, arguments)))
         }
         var failed = 0
         let deadline = MonotonicClock.milliseconds() + 60_000

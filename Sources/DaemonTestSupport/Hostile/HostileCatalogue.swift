@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Glibc
@@ -162,8 +163,8 @@ public enum HostileCatalogue {
                     try context.spawnXClient("python3", ["-c", xRequestorScript, "stall", "3"])
                 }
                 let said = stallers.map { $0.readLine(timeoutMilliseconds: 30_000) ?? "nothing" }
-                // The readers stall while the probes go on, then leave.
-                usleep(1_500_000)
+                // The readers stall while the probe makes a score of calls, then leave.
+                context.probe.awaitCalls(20)
                 return "done: \(said.filter { $0 == "notified" }.count) of 8 notified"
             },
             HostileCase("X server stopped, Copy", largestMessageBytes: 0, readsClipboard: false) { context in
@@ -179,13 +180,11 @@ public enum HostileCatalogue {
     /// daemon has served them (a call made after them is answered), and says what the bus did.
     static func neverRead(_ context: HostileContext, calls: Int) throws -> String {
         let idle = try context.daemon.connect()
-        for _ in 0..<calls { try idle.send(Cliptab.message("ExportTable", [s("clip"), s("lines")])) }
+        for _ in 0..<calls { try idle.send(CliptabClient.message("ExportTable", [s("clip"), s("lines")])) }
         let deadline = MonotonicClock.milliseconds() + 60_000
         // Written out through the write watch only: nothing is ever read on this connection.
         while idle.outgoingBytes > 0 && MonotonicClock.milliseconds() < deadline {
-            var descriptors = idle.pollDescriptors(reading: false)
-            _ = poll(&descriptors, nfds_t(descriptors.count), 100)
-            idle.handle(descriptors)
+            BusPollTurn.run([idle], timeoutMilliseconds: 100, reading: false)
         }
         let after = context.outcome("GetRevision", [s("clip")])
         let busKiB = HostileRunner.field("VmRSS:", of: context.daemon.bus.process.pid)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Posix
 
@@ -9,9 +10,13 @@ public final class HostileContext {
     /// The attacker's connection.
     public let connection: BusConnection
 
-    /// Makes the context of one attack.
-    init(daemon: DaemonProcess) throws {
+    /// The client that probes `GetCell` while the attack goes on.
+    public let probe: GetCellProbe
+
+    /// Makes the context of one attack on `daemon`, watched by `probe`.
+    init(daemon: DaemonProcess, probe: GetCellProbe) throws {
         self.daemon = daemon
+        self.probe = probe
         connection = try daemon.connect()
     }
 
@@ -20,7 +25,7 @@ public final class HostileContext {
         _ member: String, _ arguments: [BusValue], summary: ([BusValue]) -> String = { _ in "" }
     ) -> String {
         do {
-            let values = try Cliptab.call(connection, member, arguments, timeout: 20_000)
+            let values = try CliptabClient.call(connection, member, arguments, timeout: 20_000)
             return "done: " + summary(values)
         } catch let error as BusError {
             return "error: " + Cliptab.short(error.name)

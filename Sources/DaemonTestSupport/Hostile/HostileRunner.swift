@@ -29,12 +29,14 @@ public enum HostileRunner {
         resetPeak(of: daemon.process.pid)
         let startKiB = field("VmRSS:", of: daemon.process.pid)
 
-        let context = try HostileContext(daemon: daemon)
         let probe = GetCellProbe(address: daemon.bus.address, table: "probe")
+        let context = try HostileContext(daemon: daemon, probe: probe)
         let clipboard =
             hostile.readsClipboard
             ? ClipboardProbe(environment: daemon.environment, expectedBytes: clipboardBytes) : nil
-        usleep(200_000)
+        // The attack starts once both probes have been answered.
+        probe.awaitCalls(2)
+        clipboard?.awaitReads(1)
         let start = MonotonicClock.milliseconds()
         let outcome: String
         do {
@@ -44,7 +46,8 @@ public enum HostileRunner {
         }
         let attackMilliseconds = MonotonicClock.milliseconds() - start
         // The probes go on a little: work a call left behind shows here too.
-        usleep(300_000)
+        probe.awaitCalls(4)
+        clipboard?.awaitReads(1)
         let probed = probe.stop()
         let read = clipboard?.stop()
         let survived = daemon.process.isRunning

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -111,7 +112,7 @@ struct PickCommand: CLICommand {
     /// Pastes the row at `path` into `window` (0: wherever the focus is), saying why when it
     /// was not delivered; copies instead with a daemon from before PasteToFocus.
     private func paste(_ path: [BusValue], into window: UInt64, _ context: CommandContext) throws {
-        let reply: Reply
+        let reply: DaemonReply
         do {
             reply =
                 window != 0

@@ -19,7 +19,7 @@ struct StatusCommand: CLICommand {
 
     /// Reads the properties and the clipboard state, and prints them.
     func run(_ context: CommandContext) throws {
-        let reply = try context.daemon().call(
+        let reply = try context.call(
             "GetAll", [string(CliptabBus.interface)], interface: "org.freedesktop.DBus.Properties")
         guard case .dictionary(_, _, let entries)? = reply.values.first else {
             throw CLIFailure.local("cliptabd answered GetAll with an unexpected reply")

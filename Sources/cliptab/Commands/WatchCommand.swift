@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -49,7 +50,7 @@ struct WatchCommand: CLICommand {
         }
         // One call, so that a daemon that is not there is reported (and an activatable one
         // is started) before waiting.
-        _ = try client.call("Ping", [], interface: "org.freedesktop.DBus.Peer")
+        try context.call("Ping", [], interface: "org.freedesktop.DBus.Peer")
         writeToStandardError(
             "cliptab: watching \(table.map { "table \(SignalLine.quoted($0))" } ?? "every table"); "
                 + "Ctrl-C stops\n")
@@ -70,26 +71,23 @@ struct WatchCommand: CLICommand {
             }
         }
         while stop == nil {
-            connection.dispatchAll()
-            if stop != nil { break }
             guard connection.isConnected else {
                 throw CLIFailure.unreachable("cliptab: lost the connection to the session bus\n" + startHint)
             }
-            var descriptors = connection.pollDescriptors()
-            let busCount = descriptors.count
-            descriptors.append(pollfd(fd: interrupts.fileDescriptor, events: Int16(POLLIN), revents: 0))
-            // Asking for no event still reports POLLERR when the reader of a pipe has gone.
-            descriptors.append(pollfd(fd: 1, events: 0, revents: 0))
-            let ready = poll(
-                &descriptors, nfds_t(descriptors.count), connection.nextTimeoutMilliseconds() ?? -1)
+            // Asking for no event on standard output still reports POLLERR when the reader
+            // of a pipe has gone.
+            var others = [
+                pollfd(fd: interrupts.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: 1, events: 0, revents: 0),
+            ]
+            let ready = BusPollTurn.run([connection], others: &others, timeoutMilliseconds: -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw CLIFailure.local("poll failed: \(describe(errno: errno))")
             }
-            if descriptors[busCount].revents != 0 { return }
-            if descriptors[busCount + 1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return }
-            connection.handle(Array(descriptors[..<busCount]))
-            connection.handleExpiredTimeouts()
+            if stop != nil { break }
+            if others[0].revents != 0 { return }
+            if others[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return }
         }
         if let stop { throw stop }
     }
@@ -120,26 +118,30 @@ struct SignalLine {
 
     private func textLine(_ member: String, _ values: [BusValue]) -> String {
         var words = [member]
+        func changed(_ name: String, _ revision: UInt64) -> [String] { [Self.quoted(name), "r\(revision)"] }
+        func cell(_ path: CellPath) -> String { "\(path.section):\(path.row)" }
         switch ChangeSignal(member: member, values: values) {
-        case .table(let name):
+        case .tableAdded(let name), .tableRemoved(let name):
             words.append(Self.quoted(name))
-        case .renamed(let old, let new):
+        case .tableRenamed(let old, let new):
             words += [Self.quoted(old), Self.quoted(new)]
-        case .sections(let name, let revision, let sections):
-            words += [Self.quoted(name), "r\(revision)"] + sections.map { "\($0)" }
+        case .sectionsInserted(let name, let revision, let sections),
+            .sectionsDeleted(let name, let revision, let sections):
+            words += changed(name, revision) + sections.map { "\($0)" }
+        case .sectionChanged(let name, let revision, let section):
+            words += changed(name, revision) + ["\(section)"]
         case .sectionMoved(let name, let revision, let from, let to):
-            words += [Self.quoted(name), "r\(revision)", "\(from)", "->", "\(to)"]
-        case .rows(let name, let revision, let paths):
-            words += [Self.quoted(name), "r\(revision)"] + paths.map { "\($0.section):\($0.row)" }
+            words += changed(name, revision) + ["\(from)", "->", "\(to)"]
+        case .rowsInserted(let name, let revision, let paths),
+            .rowsDeleted(let name, let revision, let paths),
+            .rowsChanged(let name, let revision, let paths):
+            words += changed(name, revision) + paths.map(cell)
         case .rowMoved(let name, let revision, let from, let to):
-            words += [
-                Self.quoted(name), "r\(revision)", "\(from.section):\(from.row)", "->",
-                "\(to.section):\(to.row)",
-            ]
-        case .clipboard(let owned, let id):
+            words += changed(name, revision) + [cell(from), "->", cell(to)]
+        case .clipboardChanged(let owned, let id):
             words.append(owned ? "owned" : "released")
             if id != 0 { words.append("#\(id)") }
-        case .other:
+        case nil:
             // A signal added by a later version of the API: its values, as they come.
             words += values.map(Self.plain)
         }
@@ -148,33 +150,34 @@ struct SignalLine {
 
     private func jsonLine(_ member: String, _ values: [BusValue]) -> String {
         var members: [(String, JSON)] = [("signal", .string(member))]
-        func path(_ path: (section: Int32, row: Int32)) -> JSON {
+        func path(_ path: CellPath) -> JSON {
             .object([("section", .integer(Int64(path.section))), ("row", .integer(Int64(path.row)))])
         }
         func changed(_ name: String, _ revision: UInt64) -> [(String, JSON)] {
             [("table", .string(name)), ("revision", .unsigned(revision))]
         }
         switch ChangeSignal(member: member, values: values) {
-        case .table(let name):
+        case .tableAdded(let name), .tableRemoved(let name):
             members.append(("table", .string(name)))
-        case .renamed(let old, let new):
+        case .tableRenamed(let old, let new):
             members += [("old_name", .string(old)), ("new_name", .string(new))]
-        case .sections(let name, let revision, let sections):
-            let key = member == "SectionChanged" ? "section" : "sections"
-            let value: JSON =
-                member == "SectionChanged"
-                ? .integer(Int64(sections.first ?? 0)) : .array(sections.map { .integer(Int64($0)) })
-            members += changed(name, revision) + [(key, value)]
+        case .sectionsInserted(let name, let revision, let sections),
+            .sectionsDeleted(let name, let revision, let sections):
+            members += changed(name, revision) + [("sections", .array(sections.map { .integer(Int64($0)) }))]
+        case .sectionChanged(let name, let revision, let section):
+            members += changed(name, revision) + [("section", .integer(Int64(section)))]
         case .sectionMoved(let name, let revision, let from, let to):
             members +=
                 changed(name, revision) + [("from", .integer(Int64(from))), ("to", .integer(Int64(to)))]
-        case .rows(let name, let revision, let paths):
+        case .rowsInserted(let name, let revision, let paths),
+            .rowsDeleted(let name, let revision, let paths),
+            .rowsChanged(let name, let revision, let paths):
             members += changed(name, revision) + [("paths", .array(paths.map(path)))]
         case .rowMoved(let name, let revision, let from, let to):
             members += changed(name, revision) + [("from", path(from)), ("to", path(to))]
-        case .clipboard(let owned, let id):
+        case .clipboardChanged(let owned, let id):
             members += [("owned", .bool(owned)), ("row_id", .unsigned(id))]
-        case .other:
+        case nil:
             members.append(("values", .array(values.map(Self.json))))
         }
         return JSON.object(members).rendered
@@ -232,101 +235,5 @@ struct SignalLine {
             return .array(entries.map { .array([json($0.0), json($0.1)]) })
         case .variant(let inner): return json(inner)
         }
-    }
-}
-
-/// A signal of the interface, decoded by its name and signature.
-enum ChangeSignal {
-    /// `TableAdded` or `TableRemoved`.
-    case table(String)
-    /// `TableRenamed`.
-    case renamed(String, String)
-    /// `SectionsInserted`, `SectionsDeleted` or `SectionChanged` (one section).
-    case sections(String, UInt64, [Int32])
-    /// `SectionMoved`.
-    case sectionMoved(String, UInt64, Int32, Int32)
-    /// `RowsInserted`, `RowsDeleted` or `RowsChanged`.
-    case rows(String, UInt64, [(section: Int32, row: Int32)])
-    /// `RowMoved`.
-    case rowMoved(String, UInt64, (section: Int32, row: Int32), (section: Int32, row: Int32))
-    /// `ClipboardChanged`.
-    case clipboard(Bool, UInt64)
-    /// Anything else (a later version's signal, or an unexpected signature).
-    case other
-
-    /// Decodes `values` of the signal `member`.
-    init(member: String, values: [BusValue]) {
-        func string(_ index: Int) -> String? {
-            guard index < values.count, case .string(let value) = values[index] else { return nil }
-            return value
-        }
-        func int(_ index: Int) -> Int32? {
-            guard index < values.count, case .int32(let value) = values[index] else { return nil }
-            return value
-        }
-        func revision() -> UInt64? {
-            guard values.count > 1, case .uint64(let value) = values[1] else { return nil }
-            return value
-        }
-        func ints(_ index: Int) -> [Int32]? {
-            guard index < values.count, case .array(_, let items) = values[index] else { return nil }
-            let numbers = items.compactMap { item -> Int32? in
-                guard case .int32(let value) = item else { return nil }
-                return value
-            }
-            return numbers.count == items.count ? numbers : nil
-        }
-        switch member {
-        case "TableAdded", "TableRemoved":
-            guard values.count == 1, let name = string(0) else { break }
-            self = .table(name)
-            return
-        case "TableRenamed":
-            guard values.count == 2, let old = string(0), let new = string(1) else { break }
-            self = .renamed(old, new)
-            return
-        case "SectionsInserted", "SectionsDeleted":
-            guard values.count == 3, let name = string(0), let revision = revision(), let list = ints(2)
-            else {
-                break
-            }
-            self = .sections(name, revision, list)
-            return
-        case "SectionChanged":
-            guard values.count == 3, let name = string(0), let revision = revision(), let section = int(2)
-            else {
-                break
-            }
-            self = .sections(name, revision, [section])
-            return
-        case "SectionMoved":
-            guard values.count == 4, let name = string(0), let revision = revision(), let from = int(2),
-                let to = int(3)
-            else { break }
-            self = .sectionMoved(name, revision, from, to)
-            return
-        case "RowsInserted", "RowsDeleted", "RowsChanged":
-            guard values.count == 4, let name = string(0), let revision = revision(), let sections = ints(2),
-                let rows = ints(3), sections.count == rows.count
-            else { break }
-            self = .rows(name, revision, zip(sections, rows).map { (section: $0, row: $1) })
-            return
-        case "RowMoved":
-            guard values.count == 6, let name = string(0), let revision = revision(), let fs = int(2),
-                let fr = int(3), let ts = int(4), let tr = int(5)
-            else { break }
-            self = .rowMoved(name, revision, (fs, fr), (ts, tr))
-            return
-        case "ClipboardChanged":
-            guard values.count == 2, case .boolean(let owned) = values[0], case .uint64(let id) = values[1]
-            else {
-                break
-            }
-            self = .clipboard(owned, id)
-            return
-        default:
-            break
-        }
-        self = .other
     }
 }

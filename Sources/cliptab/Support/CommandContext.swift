@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -9,32 +10,56 @@ final class CommandContext {
     let options: GlobalOptions
     /// Standard output.
     let output = Output()
-    private var client: DaemonClient?
+    private var client: CliptabClient?
 
     /// Makes a context with `options`.
     init(options: GlobalOptions) {
         self.options = options
     }
 
-    /// The connection to the daemon, made on first use.
-    func daemon() throws -> DaemonClient {
+    /// The client of the daemon, connected on first use; every call it makes shares one
+    /// deadline, the command's timeout.
+    func daemon() throws -> CliptabClient {
         if let client { return client }
-        let made = try DaemonClient.connect(timeoutMilliseconds: options.timeoutMilliseconds)
-        client = made
-        return made
+        // libdbus's connect and Hello wait up to 25 s on a bus that accepts the socket but
+        // never answers; the watchdog ends the process at our deadline instead.
+        ConnectWatchdog.arm(milliseconds: options.timeoutMilliseconds)
+        defer { ConnectWatchdog.disarm() }
+        do throws(ClientFailure) {
+            let made = try CliptabClient.connect(
+                timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
+            client = made
+            return made
+        } catch {
+            throw CLIFailure(error)
+        }
     }
 
     /// The bus connection if a call made one (a notification reuses it), else nil.
     var openConnection: BusConnection? { client?.connection }
 
-    /// Calls `member` of the cliptab interface.
-    func call(_ member: String, _ arguments: [BusValue] = []) throws -> Reply {
-        try daemon().call(member, arguments)
+    /// Calls `member` of `interface` (the cliptab interface by default); its failure is
+    /// thrown as the CLI says it.
+    @discardableResult
+    func call(_ member: String, _ arguments: [BusValue] = [], interface: String = CliptabBus.interface)
+        throws -> DaemonReply
+    {
+        let client = try daemon()
+        do throws(ClientFailure) {
+            return try client.call(member, arguments, interface: interface)
+        } catch {
+            throw CLIFailure(error)
+        }
     }
 
     /// Calls `member` of the cliptab interface and returns the reply undecoded.
     func replyMessage(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
-        try daemon().replyMessage(member, arguments)
+        let client = try daemon()
+        do throws(ClientFailure) {
+            return try client.replyMessage(member, arguments)
+        } catch {
+            throw CLIFailure(error)
+        }
     }
 
     /// The index path of `address` in `table`: `@HEADER` costs a `FindSection` call and

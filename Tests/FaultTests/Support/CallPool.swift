@@ -78,19 +78,7 @@ final class CallPool {
     /// One turn of the loop: delivers what arrived, then waits at most `milliseconds` for
     /// any connection to become ready, reads and writes, and delivers again.
     func turn(milliseconds: Int32 = 50) {
-        for connection in connections { connection.dispatchAll() }
-        var descriptors: [pollfd] = []
-        var timeout = milliseconds
-        for connection in connections {
-            descriptors += connection.pollDescriptors()
-            if let due = connection.nextTimeoutMilliseconds() { timeout = min(timeout, due) }
-        }
-        _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
-        for connection in connections {
-            connection.handle(descriptors)
-            connection.handleExpiredTimeouts()
-            connection.dispatchAll()
-        }
+        BusPollTurn.run(connections, timeoutMilliseconds: milliseconds)
         for slot in connections.indices where !connections[slot].isConnected && !handlers[slot].isEmpty {
             abandon(slot)
         }

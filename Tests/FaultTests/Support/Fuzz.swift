@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import Foundation
+import FoundationXML
 import TestSupport
 
 /// One method the daemon's object serves, as its introspection declares it.
@@ -13,37 +15,54 @@ struct FuzzMethod {
     /// The signature of the reply.
     let outSignature: String
 
-    /// Every method of every interface in an introspection document (the document's
-    /// regular shape, as `BusIntrospection` writes it, is all this reads).
+    /// Every method of every interface in an introspection document, read by FoundationXML's
+    /// parser.
     static func parse(_ xml: String) -> [FuzzMethod] {
-        var methods: [FuzzMethod] = []
-        for interfaceChunk in xml.components(separatedBy: "<interface name=\"").dropFirst() {
-            let interface = String(interfaceChunk.prefix { $0 != "\"" })
-            for methodChunk in interfaceChunk.components(separatedBy: "<method name=\"").dropFirst() {
-                let member = String(methodChunk.prefix { $0 != "\"" })
-                let body = methodChunk.components(separatedBy: "</method>")[0]
-                    .components(separatedBy: "<signal")[0]
-                var inputs: [(String, String)] = []
-                var out = ""
-                for argument in body.components(separatedBy: "<arg ").dropFirst() {
-                    let name = attribute("name", in: argument)
-                    let type = attribute("type", in: argument)
-                    if attribute("direction", in: argument) == "out" {
-                        out += type
-                    } else {
-                        inputs.append((name, type))
-                    }
-                }
-                methods.append(
-                    FuzzMethod(interface: interface, member: member, inputs: inputs, outSignature: out))
+        let reader = FuzzMethodReader()
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.delegate = reader
+        _ = parser.parse()
+        return reader.methods
+    }
+}
+
+/// Collects the methods of an introspection document as the parser reports its elements.
+private final class FuzzMethodReader: NSObject, XMLParserDelegate {
+    var methods: [FuzzMethod] = []
+    private var interface = ""
+    private var member: String?
+    private var inputs: [(name: String, type: String)] = []
+    private var out = ""
+
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        switch element {
+        case "interface":
+            interface = attributes["name"] ?? ""
+        case "method":
+            member = attributes["name"]
+            inputs = []
+            out = ""
+        case "arg" where member != nil:
+            let type = attributes["type"] ?? ""
+            if attributes["direction"] == "out" {
+                out += type
+            } else {
+                inputs.append((attributes["name"] ?? "", type))
             }
+        default:
+            return
         }
-        return methods
     }
 
-    private static func attribute(_ name: String, in text: String) -> String {
-        guard let range = text.range(of: "\(name)=\"") else { return "" }
-        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    func parser(
+        _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
+    ) {
+        guard element == "method", let name = member else { return }
+        methods.append(FuzzMethod(interface: interface, member: name, inputs: inputs, outSignature: out))
+        member = nil
     }
 }
 

@@ -34,21 +34,28 @@ public struct ExtendedRegex: Sendable {
     // `^`), so the search can stop as soon as no thread is alive.
     private let startsOnlyAtTextStart: Bool
 
-    /// Compiles `pattern`; a bad pattern throws `invalidArgument` saying where and why, a
+    /// Compiles `pattern`; a bad pattern throws `invalidPattern` saying where and why, a
     /// pattern too large once expanded throws `limitExceeded`.
-    public init(_ pattern: String) throws {
+    public init(_ pattern: String) throws(RegexError) {
         self.pattern = pattern
         let length = pattern.utf8.count
         if length > Self.maxPatternBytes {
-            throw CliptabError(
+            throw RegexError(
                 .limitExceeded,
                 "the regular expression is \(length) bytes long; the limit is \(Self.maxPatternBytes) bytes")
         }
         var parser = RegexParser(pattern: pattern)
-        let root = try parser.parse()
+        let root: RegexNode
+        do {
+            root = try parser.parse()
+        } catch let error as RegexError {
+            throw error
+        } catch {
+            throw RegexError(.invalidPattern, "\(error)")
+        }
         let size = RegexCompiler.size(of: root) + 1
         if size > Self.maxProgramSize {
-            throw CliptabError(
+            throw RegexError(
                 .limitExceeded,
                 "the regular expression \(ExtendedRegex.quoted(pattern)) is too large once its repetitions are "
                     + "expanded (more than \(Self.maxProgramSize) states); use smaller intervals"
@@ -67,39 +74,55 @@ public struct ExtendedRegex: Sendable {
         startsOnlyAtTextStart = !consumingAnywhere
     }
 
-    /// True when the expression matches somewhere in `text`; spends `budget` and throws
-    /// `limitExceeded` when it runs out.
-    public func matches(_ text: String, budget: inout MatchBudget) throws -> Bool {
-        // The matcher (its state sets, its class cache) is made once per request and kept in
-        // the budget, so that a row costs only its text; that set-up is charged once, and each
-        // call's own set-up, some 64 steps, so that a million short rows cost what their time is.
+    /// What one call of `matches` costs before it reads its text, in steps, besides a new
+    /// scratch's set-up.
+    public static let callSteps = 64
+
+    /// True when the expression matches somewhere in `text`, spending at most `steps` (one
+    /// step is one NFA state visited at one position) and `callSteps`; throws
+    /// `limitExceeded` when they run out.
+    ///
+    /// `scratch` keeps the matcher (its state sets, its class cache) between calls, so that
+    /// many texts matched in a row cost only their text: its set-up is charged when it is
+    /// made for this expression.
+    public func matches(_ text: String, steps: inout Int, scratch: inout RegexScratch) throws(RegexError)
+        -> Bool
+    {
         var matcher: RegexMatcher
-        var setUp = MatchBudget.perRowSteps
-        if let kept = budget.matcher, kept.runs(code) {
+        var setUp = Self.callSteps
+        if let kept = scratch.matcher, kept.runs(code) {
             matcher = kept
         } else {
             matcher = RegexMatcher(code: code, sets: sets, budget: 0)
             setUp += RegexMatcher.setUpSteps(codeCount: code.count)
         }
-        // Released from the budget while running so that the arrays are not copied on write.
-        budget.matcher = nil
-        matcher.remaining = budget.remaining - setUp
+        // Released from the scratch while running so that the arrays are not copied on write.
+        scratch.matcher = nil
+        matcher.remaining = steps - setUp
         let found = matcher.run(text, startsOnlyAtTextStart: startsOnlyAtTextStart)
-        budget.remaining = max(matcher.remaining, 0)
-        budget.matcher = matcher
+        steps = max(matcher.remaining, 0)
+        scratch.matcher = matcher
         guard let found else {
-            throw CliptabError(
+            throw RegexError(
                 .limitExceeded,
-                "matching the regular expression \(ExtendedRegex.quoted(pattern)) against the rows is too costly "
-                    + "(the scan budget of one request, \(budget.total) steps, is spent); simplify the pattern (fewer nested repetitions, "
-                    + "intervals or alternatives) or delete from fewer or shorter rows"
-            )
+                "matching the regular expression \(ExtendedRegex.quoted(pattern)) ran out of steps")
         }
         return found
     }
 
-    /// The pattern for a message: quoted, and cut if long so that the message stays readable.
-    static func quoted(_ pattern: String) -> String {
-        Quotation.quoted(pattern, maxScalars: 80)
+    /// The most Unicode scalars of a pattern that a message quotes.
+    static let quotedScalars = 80
+
+    /// The pattern for a message, in double quotes; a long one cut to its first
+    /// `quotedScalars` and an ellipsis, followed by how many bytes were left out (as
+    /// CliptabCore's `Quotation` quotes what a caller sent).
+    public static func quoted(_ pattern: String) -> String {
+        let scalars = pattern.unicodeScalars
+        guard
+            let end = scalars.index(scalars.startIndex, offsetBy: quotedScalars, limitedBy: scalars.endIndex),
+            end != scalars.endIndex
+        else { return "\"\(pattern)\"" }
+        let kept = String(String.UnicodeScalarView(scalars[..<end]))
+        return "\"\(kept)…\" (and \(pattern.utf8.count - kept.utf8.count) bytes more)"
     }
 }

@@ -285,23 +285,23 @@ struct RegexParser {
         return .scalar(nameScalars[0].value)
     }
 
-    private func tooDeep(at position: Int) -> CliptabError {
-        CliptabError(
+    private func tooDeep(at position: Int) -> RegexError {
+        RegexError(
             .limitExceeded,
             "the regular expression \(ExtendedRegex.quoted(pattern)) nests groups and repetitions more than "
                 + "\(ExtendedRegex.maxNesting) levels deep (at character \(position + 1))"
         )
     }
 
-    private func tooLarge(_ what: String) -> CliptabError {
-        CliptabError(
+    private func tooLarge(_ what: String) -> RegexError {
+        RegexError(
             .limitExceeded,
             "the regular expression \(ExtendedRegex.quoted(pattern)) is too large: it has \(what)")
     }
 
-    private func invalid(_ reason: String, at position: Int) -> CliptabError {
-        CliptabError(
-            .invalidArgument,
+    private func invalid(_ reason: String, at position: Int) -> RegexError {
+        RegexError(
+            .invalidPattern,
             "bad regular expression \(ExtendedRegex.quoted(pattern)) at character \(position + 1): \(reason)"
         )
     }

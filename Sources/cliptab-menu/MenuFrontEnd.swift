@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+import CliptabClient
+import DBus
+import Glibc
+import MenuModel
+
+/// A popup that shows the menu's levels (the X11 window, the Wayland overlay): the requests
+/// the levels make are carried out here, once for both.
+protocol MenuFrontEnd: AnyObject {
+    /// The calls to cliptabd.
+    var client: CliptabClient { get }
+    /// The [menu] settings.
+    var settings: MenuSettings { get }
+    /// The levels.
+    var session: MenuSession { get }
+    /// Each level's prompt.
+    var prompts: [String] { get set }
+    /// The lines of rows the popup shows.
+    var visibleRows: Int { get }
+    /// True where a refused `PasteToFocus` (no focus the daemon can reach on this desktop)
+    /// falls back to copying, as it does where the daemon has no `PasteToFocus` at all.
+    var copiesWhenPasteRefused: Bool { get }
+
+    /// Gives the keyboard back (the grab, the overlay), so that the focused window has it
+    /// again before the daemon talks to other clients or pastes into it.
+    func close()
+
+    /// Shows `text` in place of the prompt for a moment (or until a key), then returns
+    /// `status`.
+    func show(_ text: String, status: Int32) -> Int32
+}
+
+extension MenuFrontEnd {
+    /// Runs a key through the session and carries out its request: the exit status when it
+    /// ends the menu, and whether the popup must be drawn again.
+    func key(_ key: MenuKey) -> (Int32?, Bool) {
+        let request = session.handle(key)
+        while prompts.count > session.screens.count { prompts.removeLast() }
+        do {
+            return (try carry(request), true)
+        } catch let failure as ClientFailure {
+            return (
+                show(failure.description, status: failure.isGone ? MenuExit.unavailable : MenuExit.cancelled),
+                true
+            )
+        } catch {
+            return (show("\(error)", status: MenuExit.cancelled), true)
+        }
+    }
+
+    /// Shows `screen` on top, sized to the popup.
+    func push(_ screen: MenuSession.Screen, prompt: String) {
+        if case .list(_, let list) = screen { list.visibleRows = visibleRows }
+        session.push(screen)
+        prompts.append(prompt)
+    }
+
+    /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
+    func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
+        TableContent(
+            source: DaemonRows(client: client, table: table), outlines: try client.sections(table),
+            names: client.rowNames(table), endItems: endItems, secret: try client.isSecret(table),
+            pageSize: max(50, settings.rows * 3), previewCharacters: MenuApp.previewCharacters)
+    }
+
+    /// Carries out `request`; returns the exit status when it ends the menu.
+    private func carry(_ request: MenuRequest) throws -> Int32? {
+        switch request {
+        case .none:
+            if case .list(_, let list) = session.current, let content = list.content as? TableContent,
+                let failure = content.failure
+            {
+                throw failure
+            }
+            if case .input(.insert, _) = session.current, prompts.count < session.screens.count {
+                prompts.append("insert")
+            }
+            return nil
+        case .close:
+            return MenuExit.cancelled
+        case .openTable(let table):
+            push(
+                .list(
+                    .rows(table: table), MenuList(content: try tableContent(table), visibleRows: visibleRows)),
+                prompt: table)
+            return nil
+        case .chooseRow(let row):
+            return try defaultAction(try client.locate(row))
+        case .showActions(let row):
+            let actions = try client.actions(try client.locate(row))
+            guard !actions.isEmpty else {
+                return show("this cell has no menu", status: MenuExit.cancelled)
+            }
+            push(
+                .list(.actions(row), MenuList(content: ChoiceContent(actions), visibleRows: visibleRows)),
+                prompt: "actions")
+            return nil
+        case .perform(let action, let row):
+            let current = try client.locate(row)
+            if action == "copy" || action == "paste" {
+                // Nothing of ours may hold the keyboard when the daemon talks to other clients.
+                close()
+            }
+            try client.call(
+                "PerformAction",
+                [.string(current.table), .string(action)] + Array(CliptabClient.path(current).dropFirst()))
+            return MenuExit.done
+        case .chooseDestination(let row):
+            push(
+                .list(
+                    .destination(row),
+                    MenuList(content: try tableContent(row.table, endItems: true), visibleRows: visibleRows)),
+                prompt: "move to")
+            return nil
+        case .startEdit(let row):
+            // A secret is replaced, never shown: its editor starts empty.
+            let current = try client.locate(row)
+            let text = try client.isSecret(current.table) ? "" : try client.text(current)
+            push(.input(.edit(row), LineEditor(text)), prompt: "edit")
+            return nil
+        case .move(let row, let section, let index):
+            let current = try client.locate(row)
+            try client.call(
+                "MoveRow", CliptabClient.path(current) + [.int32(Int32(section)), .int32(Int32(index))])
+            return MenuExit.done
+        case .setText(let row, let text):
+            try client.call("SetCell", CliptabClient.path(try client.locate(row)) + [.string(text)])
+            return MenuExit.done
+        case .insert(let row, let text):
+            let current = try client.locate(row)
+            try client.call("InsertRow", CliptabClient.path(current) + [.string(text)])
+            return MenuExit.done
+        }
+    }
+
+    /// Enter on a row: paste it into the window focused before the menu (falling back to
+    /// copy where the daemon cannot paste), or copy it where the settings say so.
+    private func defaultAction(_ row: MenuRow) throws -> Int32 {
+        close()
+        if settings.enter == "paste" {
+            let pasted = Result { () throws(ClientFailure) in
+                try client.call("PasteToFocus", CliptabClient.path(row) + [.uint32(0)])
+            }
+            switch pasted {
+            case .success:
+                return MenuExit.done
+            case .failure(let failure) where failure.isUnknownMethod:
+                break  // A daemon from before PasteToFocus: copying is the next best thing.
+            case .failure(let failure) where copiesWhenPasteRefused && !failure.isGone:
+                break  // No way to paste on this desktop (no focus the daemon can reach): copy.
+            case .failure(let failure):
+                throw failure
+            }
+        }
+        try client.call("Copy", CliptabClient.path(row))
+        return MenuExit.done
+    }
+
+    /// Says on standard error why the menu could not open (in the words cliptab uses for the
+    /// same failures), and the status for it.
+    func report(_ error: any Error) -> Int32 {
+        guard let failure = error as? ClientFailure else {
+            printError("cliptab menu: \(error)\n")
+            return MenuExit.cancelled
+        }
+        if failure.isGone {
+            printError(
+                "cliptab: cannot reach cliptabd: \(failure.error.message) (\(failure.error.name))\n"
+                    + startHint)
+            return MenuExit.unavailable
+        }
+        printError("cliptab: \(failure.error.message) (\(failure.error.name))\n")
+        return MenuExit.cancelled
+    }
+}
