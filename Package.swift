@@ -93,7 +93,8 @@ let package = Package(
         // makes it, so that the loader has no relocations to apply to the runtime's metadata;
         // the libraries, stack and heap are still placed at random.
         .executableTarget(
-            name: "cliptab", dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            name: "cliptab",
+            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             linkerSettings: [
                 .unsafeFlags(
@@ -110,7 +111,8 @@ let package = Package(
         .executableTarget(
             name: "cliptab-menu",
             dependencies: [
-                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix", "PopupWindow",
+                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix",
+                "PopupWindow",
                 "PopupWayland", "PopupText",
             ],
             linkerSettings: [
