@@ -43,16 +43,21 @@ extension TableService {
     }
 
     /// The cell at (section, row) for a copy or paste guarded by `action`.
-    public func cellForUse(of name: String, section: Int32, row: Int32, as action: TableAction = .copy) throws
+    public func cellForUse(of name: String, section: Int32, row: Int32, as action: TableAction? = .copy) throws
         -> UsedCell
     {
-        let table = try table(name, permitting: action)
+        let table = try action.map { try self.table(name, permitting: $0) } ?? self.table(name)
         let (s, r) = try Self.path(table, section, row)
         let cell = table.sections[s].rows[r]
         return UsedCell(
             text: cell.text, id: cell.id, isSecret: table.record.isSecret,
             isTemplate: table.record.isTemplates,
             table: name, rowName: table.names.name(of: cell.id))
+    }
+
+    /// Throws `NotPermitted` unless table `name` allows `action` (`NoSuchTable` when there is none).
+    public func checkPermission(_ name: String, _ action: TableAction) throws {
+        _ = try table(name, permitting: action)
     }
 
     /// The row of table `table` named `name`, as `{snippet:…}` finds it, or nil.

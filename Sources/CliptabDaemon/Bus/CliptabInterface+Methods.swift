@@ -259,10 +259,10 @@ extension CliptabInterface {
                 try service.perform(
                     a.string(0), action: a.string(1), section: a.int32(2), row: a.int32(3), completion: done)
             },
-            .immediate("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
-            {
-                service, a in
-                [.string(try service.copy(a.string(0), section: a.int32(1), row: a.int32(2)))]
+            // Deferred since API version 3: a template with {clipboard} reads it first.
+            .deferred("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                service, a, done in
+                try service.copy(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
             .immediate(
                 "CopySection", [arg("table", "s"), arg("section", "i"), arg("separator", "s")],
@@ -270,9 +270,9 @@ extension CliptabInterface {
             ) { service, a in
                 [.string(try service.copySection(a.string(0), section: a.int32(1), separator: a.string(2)))]
             },
-            .immediate("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
-                service, a in
-                [.string(try service.cut(a.string(0), section: a.int32(1), row: a.int32(2)))]
+            .deferred("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                service, a, done in
+                try service.cut(a.string(0), section: a.int32(1), row: a.int32(2), completion: done)
             },
             .deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
             {
@@ -339,7 +339,7 @@ extension CliptabInterface {
                 return []
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
-        ]
+        ] + templateMethods
     }
 
     /// The most characters of each text `GetRowPreviews` sends.

@@ -34,7 +34,11 @@ public final class ConfiguredService {
     ///
     /// The one reload of the daemon: the `Reload` method and SIGHUP both come here.
     public func reload() -> [String] {
-        let problems = configurator.reload(tables: service.tables, clipboard: &service.clipboard.settings)
+        var problems = configurator.reload(tables: service.tables, clipboard: &service.clipboard.settings)
+        // The zone of {date} and {time}, read again: a changed /etc/localtime takes effect here.
+        let zone = LocalZone.load(environment: ConfigLocation.variable)
+        service.zone = zone.zone
+        if let problem = zone.problem { problems.append(problem) }
         let file = configurator.path ?? "(no configuration file)"
         if problems.isEmpty {
             let details = Log.threshold >= .debug ? ": \(configurator.current.summary)" : ""

@@ -13,9 +13,12 @@ extension DaemonService {
     /// `caller` is the caller's unique bus name: should it leave the bus before the paste
     /// types, the paste never types. `timeoutMilliseconds` 0 is the configured default.
     /// `window` (from `GetFocusedWindow`) is given the focus first; a window gone is said.
+    /// A template is filled in with `inputs` first; after a delivered paste the caret is
+    /// moved back to its `{cursor}`.
     public func pasteToFocus(
         _ table: String, section: Int32, row: Int32, timeoutMilliseconds: UInt32, caller: String?,
-        window: UInt64? = nil, completion: @escaping (Result<FocusPasteResult, Error>) -> Void
+        window: UInt64? = nil, inputs: [String: String] = [:],
+        completion: @escaping (Result<FocusPasteResult, Error>) -> Void
     ) throws {
         guard timeoutMilliseconds <= Self.maxFocusPasteTimeout else {
             throw CliptabError(
@@ -23,17 +26,28 @@ extension DaemonService {
                 "timeout_ms is \(timeoutMilliseconds); the longest wait is \(Self.maxFocusPasteTimeout) ms (0: the configured default)"
             )
         }
-        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
-        try clipboard.pasteToFocus(
-            cell.text, isSecret: cell.isSecret, rowID: cell.id, timeoutMilliseconds: Int(timeoutMilliseconds),
-            caller: caller, window: window
-        ) { [weak self] result in
-            if case .success(let outcome) = result {
-                var notes = outcome.notes
-                if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
-                for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
+        let cell = try tables.cellForUse(of: table, section: section, row: row, as: .copy)
+        // Refused before any clipboard read, as before templates: nothing can type.
+        try clipboard.checkCanPaste()
+        expand(cell, inputs: inputs) { [weak self] expanded in
+            guard let self else { return }
+            do {
+                let expansion = try expanded.get()
+                try self.clipboard.pasteToFocus(
+                    expansion.text, isSecret: cell.isSecret, rowID: cell.id,
+                    timeoutMilliseconds: Int(timeoutMilliseconds), caller: caller, window: window,
+                    caretLeft: expansion.charactersAfterCursor ?? 0
+                ) { [weak self] result in
+                    if case .success(let outcome) = result {
+                        var notes = outcome.notes
+                        if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
+                        for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
+                    }
+                    completion(result.mapError { $0 })
+                }
+            } catch {
+                completion(.failure(error))
             }
-            completion(result.mapError { $0 })
         }
     }
 }

@@ -22,6 +22,11 @@ public final class DaemonService {
     /// Re-reads the configuration; returns the problems found (empty = applied).
     public var reload: () -> [String] = { [] }
 
+    /// The zone `{date}` and `{time}` are shown in (read at the start and on reload).
+    public var zone = LocalZone.load(environment: ConfigLocation.variable).zone
+    /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
+    public var clock: () -> Int64 = LocalZone.now
+
     /// Makes the service.
     public init(tables: TableService, clipboard: ClipboardPolicy) {
         self.tables = tables
@@ -29,27 +34,11 @@ public final class DaemonService {
         clipboard.announce = { [weak self] owned, rowID in self?.onClipboardChanged(owned, rowID) }
     }
 
-    /// Copies a cell to the clipboard (guarded by `copy`); returns its text.
-    public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
-        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
-        return cell.text
-    }
-
     /// Copies a section's rows joined by `separator` (guarded by `copy`).
     public func copySection(_ table: String, section: Int32, separator: String) throws -> String {
         let joined = try tables.sectionText(of: table, section: section, separator: separator)
         try clipboard.copy(joined.text, isSecret: joined.isSecret, rowID: 0)
         return joined.text
-    }
-
-    /// Copies a cell, then deletes it (guarded by `cut`); nothing is deleted when the
-    /// clipboard cannot be taken.
-    public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
-        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .cut)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
-        try tables.deleteRow(table, section: section, row: row, as: .cut)
-        return cell.text
     }
 
     /// Reads the clipboard and inserts its text as a row at (section, row) (guarded by
@@ -110,8 +99,8 @@ public final class DaemonService {
     ) throws {
         let action = try TableAction(parsing: name)
         switch action {
-        case .copy: completion(.success(try copy(table, section: section, row: row)))
-        case .cut: completion(.success(try cut(table, section: section, row: row)))
+        case .copy: try copy(table, section: section, row: row, completion: completion)
+        case .cut: try cut(table, section: section, row: row, completion: completion)
         case .paste: try paste(table, section: section, row: row, completion: completion)
         case .delete:
             let text = try tables.cell(of: table, section: section, row: row)
