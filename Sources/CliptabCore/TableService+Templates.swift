@@ -18,7 +18,9 @@ extension TableService {
         public var rowName: String?
     }
 
-    /// Turns templates on or off for a table. Turning them on checks every row first: a row
+    /// Turns templates on or off for a table.
+    ///
+    /// Turning them on checks every row first: a row
     /// that is not a well-formed template, or snippets that would make a cycle, refuse it
     /// (`InvalidTemplate` naming the row) and nothing changes.
     public func setTemplates(_ name: String, _ isOn: Bool) throws {
@@ -43,7 +45,8 @@ extension TableService {
     }
 
     /// The cell at (section, row) for a copy or paste guarded by `action`.
-    public func cellForUse(of name: String, section: Int32, row: Int32, as action: TableAction? = .copy) throws
+    public func cellForUse(of name: String, section: Int32, row: Int32, as action: TableAction? = .copy)
+        throws
         -> UsedCell
     {
         let table = try action.map { try self.table(name, permitting: $0) } ?? self.table(name)
@@ -78,9 +81,10 @@ extension TableService {
         return try Template.expand(cell.text, table: cell.table, origin: cell.rowName, context: context)
     }
 
-    /// Throws `InvalidTemplate` unless `text` may be a row of `table` (named `rowName`): a
-    /// well-formed template whose snippets make no cycle through it. Nothing to check for a
-    /// table without templates, unless `turningOn`.
+    /// Throws `InvalidTemplate` unless `text` may be a row of `table` (named `rowName`).
+    ///
+    /// It must be a well-formed template whose snippets make no cycle through it. Nothing
+    /// to check for a table without templates, unless `turningOn`.
     func checkTemplate(_ text: String, in table: Table, rowName: String?, turningOn: Bool = false) throws {
         guard table.record.isTemplates || turningOn, !Template.isPlain(text) else { return }
         let limits = TemplateLimits.defaults

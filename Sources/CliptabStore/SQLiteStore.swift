@@ -224,7 +224,8 @@ public final class SQLiteStore: Persistence {
             counterQuery.reset()
 
             var tables: [UInt64: Table] = [:]
-            let tableQuery = try database.statement("SELECT id, name, revision, actions, secret, templates FROM tables")
+            let tableQuery = try database.statement(
+                "SELECT id, name, revision, actions, secret, templates FROM tables")
             while try tableQuery.step() {
                 let record = TableRecord(
                     id: UInt64(tableQuery.int64(0)), name: tableQuery.text(1),

@@ -64,7 +64,8 @@ public func ai(_ numbers: [Int32]) -> BusValue { .array(elementSignature: "i", n
 /// `a{ss}` shorthand, in key order (so that a call is the same every time).
 public func inputs(_ values: [String: String]) -> BusValue {
     .dictionary(
-        keySignature: "s", valueSignature: "s", values.sorted { $0.key < $1.key }.map { (.string($0.key), .string($0.value)) })
+        keySignature: "s", valueSignature: "s",
+        values.sorted { $0.key < $1.key }.map { (.string($0.key), .string($0.value)) })
 }
 /// `as` shorthand.
 public func strings(_ texts: [String]) -> BusValue {

@@ -27,7 +27,8 @@ enum TemplateBenchmark {
         try session.call(client, "CreateTable", [.string("plain")])
         try session.call(client, "InsertRow", [.string("plain"), .int32(0), .int32(0), .string(plain)])
         let filled = try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)])
-        guard case .string(let text)? = filled.first, text.hasPrefix("Hi you, on "), text.hasSuffix("-- the signature")
+        guard case .string(let text)? = filled.first, text.hasPrefix("Hi you, on "),
+            text.hasSuffix("-- the signature")
         else { throw CliptabError(.invalidArgument, "the template was not filled in: \(filled)") }
         for _ in 0..<20 {  // warm both paths
             try session.call(client, "Copy", [.string("plain"), .int32(0), .int32(0)])
@@ -43,7 +44,8 @@ enum TemplateBenchmark {
         let ratio = times.subject / times.baseline
         Report.row(
             [
-                "Copy of a row with 5 placeholders (\(template.utf8.count) B)", Report.number(times.subject, 1),
+                "Copy of a row with 5 placeholders (\(template.utf8.count) B)",
+                Report.number(times.subject, 1),
                 Report.number(times.baseline, 1), Report.number(ratio, 3), ratio <= 1.1 ? "met" : "MISSED",
             ], widths)
         print("goal: the template's copy <= 1.1x the plain row's")

@@ -298,7 +298,8 @@ struct DBusSend: CommandLineTool {
             let type = ["s": "string", "i": "int32"][element] ?? "unsupported"
             return "array:\(type):" + items.map(text).joined(separator: ",")
         case .dictionary(_, _, let entries):
-            return "dict:string:string:" + entries.map { text($0.0) + "," + text($0.1) }.joined(separator: ",")
+            return "dict:string:string:"
+                + entries.map { text($0.0) + "," + text($0.1) }.joined(separator: ",")
         case .string: return "string:" + text(value)
         case .int32: return "int32:" + text(value)
         case .uint32: return "uint32:" + text(value)

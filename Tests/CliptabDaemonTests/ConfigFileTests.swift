@@ -278,7 +278,8 @@ struct ConfigFileTests {
         #expect(example.problems == [])
         #expect(
             example.configuration.tables == [
-                TableSettings(name: "passwords", actions: ActionSet(.copy), isSecret: true, isTemplates: false)
+                TableSettings(
+                    name: "passwords", actions: ActionSet(.copy), isSecret: true, isTemplates: false)
             ])
         #expect(
             DaemonConfiguration.keys.last?.keys.allSatisfy { key in

@@ -23,7 +23,10 @@ struct TemplateBusTests {
         try desk.call("CreateTable", [s("t")])
         try desk.call(
             "InsertRows",
-            [s("t"), i(0), i(0), strings(["Dear {input:Name=friend}, {clipboard}!", "To {input:Who}", "{{x}}"])])
+            [
+                s("t"), i(0), i(0),
+                strings(["Dear {input:Name=friend}, {clipboard}!", "To {input:Who}", "{{x}}"]),
+            ])
         try desk.call("SetTemplates", [s("t"), .boolean(true)])
         return desk
     }
@@ -63,7 +66,8 @@ struct TemplateBusTests {
         #expect(try desk.call("PerformAction", [s("t"), s("copy"), i(0), i(2)]) == [s("{x}")])
         #expect(try desk.clipboard() == "{x}")
         // Cut copies the filled-in text, then deletes the row; refused, it deletes nothing.
-        #expect(Self.failure { try desk.call("Cut", [s("t"), i(0), i(1)]) }?.name == Self.error + "InputRequired")
+        #expect(
+            Self.failure { try desk.call("Cut", [s("t"), i(0), i(1)]) }?.name == Self.error + "InputRequired")
         #expect(try desk.call("Cut", [s("t"), i(0), i(2)]) == [s("{x}")])
         #expect(try desk.call("GetSections", [s("t")]).description.contains("2"))
         // A table without templates copies braces as they are.

@@ -27,7 +27,9 @@ struct TemplateCommandTests {
         #expect(
             try cli.run("copy", "t", "0:0", "--set", "Name=Ann", "--set", "Day=a=b")
                 == Outcome(0, "Hi Ann, a=b{!}"))
-        #expect(try cli.run("copy", "t", "0:0", "--raw") == Outcome(0, "Hi {input:Name=friend}, {input:Day}{{!}}"))
+        #expect(
+            try cli.run("copy", "t", "0:0", "--raw") == Outcome(0, "Hi {input:Name=friend}, {input:Day}{{!}}")
+        )
         #expect(try clipboard() == "Hi {input:Name=friend}, {input:Day}{{!}}")
 
         // No terminal to ask on: the daemon's refusal, naming the label, and nothing copied.
@@ -41,7 +43,8 @@ struct TemplateCommandTests {
         // On a terminal the missing labels are asked, with the default offered.
         let command = ([BuiltProducts.path(of: "cliptab"), "copy", "t", "0:0"]).joined(separator: " ")
         let asked = try ChildProcess.run(
-            "script", ["-qec", command, "/dev/null"], environment: cli.environment, input: Array("\nFriday\n".utf8),
+            "script", ["-qec", command, "/dev/null"], environment: cli.environment,
+            input: Array("\nFriday\n".utf8),
             timeoutMilliseconds: 20_000)
         #expect(asked.termination == .exited(0), "\(asked.outputText) \(asked.errorText)")
         #expect(asked.outputText.contains("Name [friend]: "), "\(asked.outputText)")

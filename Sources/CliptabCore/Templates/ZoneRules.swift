@@ -146,9 +146,10 @@ public struct ZoneRules: Equatable, Sendable {
             epochSeconds: epochSeconds, utcOffset: type.utcOffset, abbreviation: type.abbreviation)
     }
 
-    /// The UTC second that a wall clock (seconds as if it were UTC) names: the offset in
-    /// force then. In a gap (clocks moved forward) it is the moment the given wall time
-    /// would have been before the change; in an overlap, the earlier of the two.
+    /// The UTC second that a wall clock (seconds as if it were UTC) names.
+    ///
+    /// In a gap (clocks moved forward) it is the moment the given wall time would have been
+    /// before the change, shown after the gap; in an overlap, the earlier of the two.
     public func epochSeconds(ofWall wall: Int64) -> Int64 {
         let offsets = [type(at: wall - 86_400).utcOffset, type(at: wall + 86_400).utcOffset]
         let fitting = offsets.filter { type(at: wall - $0).utcOffset == $0 }

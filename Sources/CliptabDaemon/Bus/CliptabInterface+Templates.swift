@@ -19,7 +19,8 @@ extension CliptabInterface {
                 [arg("text", "s")]
             ) { service, a, done in
                 try service.expandCell(
-                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3), completion: done)
+                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    completion: done)
             },
             .immediate(
                 "GetTemplateInputs", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
@@ -31,7 +32,8 @@ extension CliptabInterface {
                         elementSignature: "(sbs)",
                         inputs.map {
                             .structure([
-                                .string($0.label), .boolean($0.defaultValue != nil), .string($0.defaultValue ?? ""),
+                                .string($0.label), .boolean($0.defaultValue != nil),
+                                .string($0.defaultValue ?? ""),
                             ])
                         })
                 ]
@@ -39,7 +41,8 @@ extension CliptabInterface {
             .deferred(
                 "CopyRaw", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
             ) { service, a, done in
-                try service.copy(a.string(0), section: a.int32(1), row: a.int32(2), raw: true, completion: done)
+                try service.copy(
+                    a.string(0), section: a.int32(1), row: a.int32(2), raw: true, completion: done)
             },
             .deferred(
                 "CopyWithInputs",
@@ -47,7 +50,8 @@ extension CliptabInterface {
                 [arg("text", "s")]
             ) { service, a, done in
                 try service.copy(
-                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3), completion: done)
+                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    completion: done)
             },
             .deferredPaste(
                 "PasteWithInputs",

@@ -90,7 +90,9 @@ public final class DesktopSearch {
         let copy = { [service] in
             // A template is filled in as by Copy, after a read of the clipboard if it needs one.
             do {
-                try service.copy(hit.table, section: hit.section, row: hit.row) { completion($0.map { _ in () }) }
+                try service.copy(hit.table, section: hit.section, row: hit.row) {
+                    completion($0.map { _ in () })
+                }
             } catch {
                 completion(.failure(error))
             }

@@ -41,7 +41,9 @@ extension DaemonService {
                     if case .success(let outcome) = result {
                         var notes = outcome.notes
                         if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
-                        for note in notes { self?.onNote("paste into the focused window (table \(table)): \(note)") }
+                        for note in notes {
+                            self?.onNote("paste into the focused window (table \(table)): \(note)")
+                        }
                     }
                     completion(result.mapError { $0 })
                 }

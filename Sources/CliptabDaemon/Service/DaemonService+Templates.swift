@@ -33,7 +33,8 @@ extension DaemonService {
 
     /// `Expand`: the cell filled in, nothing copied (a read: no action guards it).
     public func expandCell(
-        _ table: String, section: Int32, row: Int32, inputs: [String: String], completion: @escaping Completion
+        _ table: String, section: Int32, row: Int32, inputs: [String: String],
+        completion: @escaping Completion
     ) throws {
         let cell = try tables.cellForUse(of: table, section: section, row: row, as: nil)
         expand(cell, inputs: inputs) { completion($0.map(\.text)) }
@@ -67,11 +68,13 @@ extension DaemonService {
         }
     }
 
-    /// Copies a cell filled in, then deletes it (guarded by `cut`); nothing is deleted when
-    /// the expansion or the clipboard fails. The row is found again by its id, should the
-    /// table have changed while the clipboard was read.
+    /// Copies a cell filled in, then deletes it (guarded by `cut`).
+    ///
+    /// Nothing is deleted when the expansion or the clipboard fails. The row is found again
+    /// by its id, should the table have changed while the clipboard was read.
     public func cut(
-        _ table: String, section: Int32, row: Int32, inputs: [String: String] = [:], completion: @escaping Completion
+        _ table: String, section: Int32, row: Int32, inputs: [String: String] = [:],
+        completion: @escaping Completion
     ) throws {
         let cell = try tables.cellForUse(of: table, section: section, row: row, as: .cut)
         expand(cell, inputs: inputs) { [clipboard, tables] result in
@@ -81,7 +84,8 @@ extension DaemonService {
                         let found = try tables.locate(cell.id)
                         try tables.checkPermission(found.table, .cut)
                         try clipboard.copy(expansion.text, isSecret: cell.isSecret, rowID: cell.id)
-                        try tables.deleteRow(found.table, section: found.path.section, row: found.path.row, as: .cut)
+                        try tables.deleteRow(
+                            found.table, section: found.path.section, row: found.path.row, as: .cut)
                         return expansion.text
                     }
                 })
@@ -103,7 +107,8 @@ extension DaemonService {
         var answer: Result<String, Error>?
         try start { answer = $0 }
         guard let answer else {
-            throw CliptabError(.invalidArgument, "the template reads the clipboard: this call cannot wait for it")
+            throw CliptabError(
+                .invalidArgument, "the template reads the clipboard: this call cannot wait for it")
         }
         return try answer.get()
     }

@@ -13,8 +13,10 @@ public enum LocalZone {
     static let maxBytes = 1 << 20
 
     /// The zone `environment`'s `TZ` names (`Europe/Berlin`, `:Europe/Berlin`, a path), or
-    /// `/etc/localtime` without it; UTC, with the reason, when it cannot be read. An empty
-    /// `TZ` is UTC, as for the C library; a POSIX rule string in `TZ` is not understood.
+    /// `/etc/localtime` without it.
+    ///
+    /// UTC, with the reason, when it cannot be read. An empty `TZ` is UTC, as for the C
+    /// library; a POSIX rule string in `TZ` is not understood.
     public static func load(environment: (String) -> String?) -> (zone: ZoneRules, problem: String?) {
         var name = "localtime"
         var path = "/etc/localtime"

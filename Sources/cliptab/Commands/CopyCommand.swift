@@ -29,7 +29,8 @@ struct CopyCommand: CLICommand {
             .flag("--paste", help: "paste into the focused window and restore the clipboard"),
             .flag("--quiet", short: "-q", help: "print nothing"),
             .flag("--raw", help: "copy a template's stored text, placeholders and all"),
-            .repeatedValue("--set", "LABEL=VALUE", help: "the value of a template's {input:LABEL} (repeatable)"),
+            .repeatedValue(
+                "--set", "LABEL=VALUE", help: "the value of a template's {input:LABEL} (repeatable)"),
         ])
 
     private let table: String
@@ -66,11 +67,16 @@ struct CopyCommand: CLICommand {
         func call(_ plain: String, _ withValues: String, _ more: [BusValue]) throws -> Reply {
             if raw { return try context.call("CopyRaw", address) }
             if values.isEmpty {
-                do { return try context.call(plain, address + more) } catch where TemplateValues.isInputRequired(error) {
-                    guard try values.ask(context, table: table, section: section, row: row) else { throw error }
+                do { return try context.call(plain, address + more) } catch
+                    where TemplateValues.isInputRequired(error)
+                {
+                    guard try values.ask(context, table: table, section: section, row: row) else {
+                        throw error
+                    }
                 }
             }
-            return try context.call(withValues, address + more + (paste ? [.uint64(0)] : []) + [values.busValue])
+            return try context.call(
+                withValues, address + more + (paste ? [.uint64(0)] : []) + [values.busValue])
         }
         guard paste else {
             let text = try call("Copy", "CopyWithInputs", []).string(0)

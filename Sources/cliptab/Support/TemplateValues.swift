@@ -24,7 +24,8 @@ struct TemplateValues {
 
     /// The values as the bus's `a{ss}`.
     var busValue: BusValue {
-        .dictionary(keySignature: "s", valueSignature: "s", pairs.map { (.string($0.label), .string($0.value)) })
+        .dictionary(
+            keySignature: "s", valueSignature: "s", pairs.map { (.string($0.label), .string($0.value)) })
     }
 
     /// Gives `label` the value `value`.
@@ -47,12 +48,15 @@ struct TemplateValues {
         let inputs = try context.call("GetTemplateInputs", [.string(table), .int32(section), .int32(row)])
             .structures(0, "(sbs)")
         for fields in inputs {
-            guard fields.count == 3, case .string(let label) = fields[0], case .boolean(let hasDefault) = fields[1],
+            guard fields.count == 3, case .string(let label) = fields[0],
+                case .boolean(let hasDefault) = fields[1],
                 case .string(let defaultValue) = fields[2]
             else { throw CLIFailure.local("GetTemplateInputs answered an unexpected value") }
             if pairs.contains(where: { $0.label == label }) { continue }
             writeToStandardError(hasDefault ? "\(label) [\(defaultValue)]: " : "\(label): ")
-            guard let line = Self.readLine() else { throw CLIFailure.cancelled("no value was given for \(label)") }
+            guard let line = Self.readLine() else {
+                throw CLIFailure.cancelled("no value was given for \(label)")
+            }
             set(label, line.isEmpty && hasDefault ? defaultValue : line)
         }
         return true
