@@ -103,7 +103,7 @@ final class DaemonLink {
     }
 
     /// Reads one value, reporting a reply of another shape as a refusal.
-    private func read<T>(_ member: String, _ read: () throws(BusValueMismatch) -> T) throws -> T {
+    func read<T>(_ member: String, _ read: () throws(BusValueMismatch) -> T) throws -> T {
         do {
             return try read()
         } catch {

@@ -40,6 +40,11 @@ extension WaylandMenuApp {
             if case .input(.insert, _) = session.current, prompts.count < session.screens.count {
                 prompts.append("insert")
             }
+            if case .input(.fill(_, _, let inputs, let values), _) = session.current,
+                prompts.count < session.screens.count, values.count < inputs.count
+            {
+                prompts.append(inputs[values.count].label)
+            }
             return nil
         case .close:
             return MenuExit.cancelled
@@ -50,7 +55,15 @@ extension WaylandMenuApp {
                 prompt: table)
             return nil
         case .chooseRow(let row):
-            return try defaultAction(try link.locate(row))
+            let current = try link.locate(row)
+            // A template row's inputs are asked in the input line first, the menu still open.
+            if let screen = MenuSession.fillScreen(
+                current, action: settings.enter, inputs: try link.templateInputs(current))
+            {
+                push(screen, prompt: screenPrompt(screen))
+                return nil
+            }
+            return try defaultAction(current)
         case .showActions(let row):
             let actions = try link.actions(try link.locate(row))
             guard !actions.isEmpty else {
@@ -62,6 +75,13 @@ extension WaylandMenuApp {
             return nil
         case .perform(let action, let row):
             let current = try link.locate(row)
+            if action == "copy",
+                let screen = MenuSession.fillScreen(
+                    current, action: action, inputs: try link.templateInputs(current))
+            {
+                push(screen, prompt: screenPrompt(screen))
+                return nil
+            }
             if action == "copy" || action == "paste" {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
@@ -92,7 +112,25 @@ extension WaylandMenuApp {
             let current = try link.locate(row)
             _ = try link.call("InsertRow", DaemonLink.path(current) + [.string(text)])
             return MenuExit.done
+        case .fillIn(let row, let action, let labels, let values):
+            let current = try link.locate(row)
+            close()
+            do {
+                try link.use(current, action: action, labels: labels, values: values)
+            } catch let failure as DaemonFailure where action == "paste" && !failure.isGone {
+                // No way to paste here: a copy with the same values, as Enter does without inputs.
+                try link.use(current, action: "copy", labels: labels, values: values)
+            }
+            return MenuExit.done
         }
+    }
+
+    /// The prompt of a template input line: its label.
+    private func screenPrompt(_ screen: MenuSession.Screen) -> String {
+        if case .input(.fill(_, _, let inputs, _), _) = screen, let first = inputs.first {
+            return first.label
+        }
+        return "input"
     }
 
     /// Enter on a row: paste it into the window focused before the menu (falling back to
