@@ -4,9 +4,10 @@ import Posix
 import TestSupport
 import Testing
 
-/// A template row chosen in the popup asks its `{input:…}` values in the input line, each
-/// label as the prompt and its default typed in, then copies the row filled in; Escape
-/// there closes and copies nothing. Driven by xdotool on Xvfb.
+/// A template row chosen in the popup asks its `{input:…}` values in the input line.
+///
+/// Each label is the prompt and its default is typed in; then the row is copied filled in.
+/// Escape there closes and copies nothing. Driven by xdotool on Xvfb.
 @Suite(.serialized)
 struct MenuTemplateTests {
     @Test func inputsAreAskedInTheInputLine() throws {
