@@ -171,13 +171,14 @@ private struct ExpansionRun {
         }
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = Array("0123456789abcdef")
-        var text = ""
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
         for (i, byte) in bytes.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { text.append("-") }
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 0x0F)])
+            if i == 4 || i == 6 || i == 8 || i == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(hex(byte >> 4))
+            text.append(hex(byte & 0x0F))
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -31,36 +31,39 @@ public struct TimeFormat: Equatable, Sendable {
     let pieces: [Piece]
 
     /// Reads `format`; throws the UTF-8 offset within it and what is wrong.
+    ///
+    /// Read byte by byte: every conversion is ASCII, and a copy parses the row each time.
     public init(parsing format: String) throws(TemplateSyntaxError) {
         var pieces: [Piece] = []
-        var text = ""
-        var offset = 0
-        var iterator = format.makeIterator()
-        while let character = iterator.next() {
-            let here = offset
-            offset += character.utf8.count
-            guard character == "%" else {
-                text.append(character)
+        var text: [UInt8] = []
+        let bytes = Array(format.utf8)
+        var i = 0
+        while i < bytes.count {
+            guard bytes[i] == UInt8(ascii: "%") else {
+                text.append(bytes[i])
+                i += 1
                 continue
             }
-            guard let letter = iterator.next() else {
+            guard i + 1 < bytes.count else {
                 throw TemplateSyntaxError(
-                    offset: here, "the format ends in a lone \"%\" (write %% for a percent sign)")
+                    offset: i, "the format ends in a lone \"%\" (write %% for a percent sign)")
             }
-            offset += letter.utf8.count
-            guard Self.letters.contains(letter) else {
+            let letter = bytes[i + 1]
+            guard letter < 0x80, Self.letters.contains(Character(Unicode.Scalar(letter))) else {
+                let shown = letter < 0x80 ? String(Character(Unicode.Scalar(letter))) : "…"
                 throw TemplateSyntaxError(
-                    offset: here,
-                    "\"%\(letter)\" is not a known conversion (known: %Y %m %d %H %M %S %F %T and others; %% for %)"
+                    offset: i,
+                    "\"%\(shown)\" is not a known conversion (known: %Y %m %d %H %M %S %F %T and others; %% for %)"
                 )
             }
             if !text.isEmpty {
-                pieces.append(.text(text))
-                text = ""
+                pieces.append(.text(String(decoding: text, as: UTF8.self)))
+                text.removeAll(keepingCapacity: true)
             }
-            pieces.append(.field(letter))
+            pieces.append(.field(Character(Unicode.Scalar(letter))))
+            i += 2
         }
-        if !text.isEmpty { pieces.append(.text(text)) }
+        if !text.isEmpty { pieces.append(.text(String(decoding: text, as: UTF8.self))) }
         self.pieces = pieces
     }
 
