@@ -29,27 +29,31 @@ extension DaemonService {
         let cell = try tables.cellForUse(of: table, section: section, row: row, as: .copy)
         // Refused before any clipboard read, as before templates: nothing can type.
         try clipboard.checkCanPaste()
-        expand(cell, inputs: inputs) { [weak self] expanded in
-            guard let self else { return }
-            do {
-                let expansion = try expanded.get()
-                try self.clipboard.pasteToFocus(
-                    expansion.text, isSecret: cell.isSecret, rowID: cell.id,
-                    timeoutMilliseconds: Int(timeoutMilliseconds), caller: caller, window: window,
-                    caretLeft: expansion.charactersAfterCursor ?? 0
-                ) { [weak self] result in
-                    if case .success(let outcome) = result {
-                        var notes = outcome.notes
-                        if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
-                        for note in notes {
-                            self?.onNote("paste into the focused window (table \(table)): \(note)")
-                        }
+        let start = { [weak self] (expansion: TemplateExpansion) throws in
+            try self?.clipboard.pasteToFocus(
+                expansion.text, isSecret: cell.isSecret, rowID: cell.id,
+                timeoutMilliseconds: Int(timeoutMilliseconds), caller: caller, window: window,
+                caretLeft: expansion.charactersAfterCursor ?? 0
+            ) { [weak self] result in
+                if case .success(let outcome) = result {
+                    var notes = outcome.notes
+                    if !outcome.reason.isEmpty { notes.insert(outcome.reason, at: 0) }
+                    for note in notes {
+                        self?.onNote("paste into the focused window (table \(table)): \(note)")
                     }
-                    completion(result.mapError { $0 })
                 }
-            } catch {
-                completion(.failure(error))
+                completion(result.mapError { $0 })
             }
         }
+        // Filled in at once (no clipboard to read), a paste that cannot begin throws here, as
+        // before templates (a full queue is LimitExceeded at once); later, it completes so.
+        var filledAtOnce: Result<TemplateExpansion, Error>?
+        var isCalling = true
+        expand(cell, inputs: inputs) { expanded in
+            if isCalling { return filledAtOnce = expanded }
+            do { try start(try expanded.get()) } catch { completion(.failure(error)) }
+        }
+        isCalling = false
+        if let filledAtOnce { try start(try filledAtOnce.get()) }
     }
 }

@@ -19,6 +19,9 @@ struct TemplateValues {
         }
     }
 
+    /// No values yet.
+    init() {}
+
     /// True when no value is given.
     var isEmpty: Bool { pairs.isEmpty }
 
