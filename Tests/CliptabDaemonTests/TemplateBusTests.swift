@@ -94,6 +94,43 @@ struct TemplateBusTests {
         #expect(try desk.call("Expand", [s("t"), i(0), i(2), inputs([:])]) == [s("{x}")])
     }
 
+    /// GNOME Shell's ActivateResult copies a template row filled in, {clipboard} included.
+    @Test func searchActivationFillsIn() throws {
+        let desk = try PasteDesk(config: "[search]\nactivate = copy\n")
+        try desk.call("CreateTable", [s("t")])
+        try desk.call("InsertRow", [s("t"), i(0), i(0), s("greeting {{ {input:Who=world} }} {clipboard}")])
+        try desk.call("SetTemplates", [s("t"), .boolean(true)])
+        try desk.ownClipboardElsewhere(Array("xclip's".utf8))
+        let shell = try ShellSearchClient(on: desk)
+        let found = try shell.initialResults(["greeting"])
+        _ = try shell.provider("ActivateResult", "(sasu)", [try #require(found.first), ["greeting"], 0])
+            .values()
+        try waitFor("the clipboard to hold the row filled in") {
+            try desk.clipboard() == "greeting { world } xclip's"
+        }
+    }
+
+    /// `[table "NAME"] templates` in the file: a reload turns them on, and a malformed row
+    /// makes the reload report the table and the row, changing nothing; the zone of
+    /// `{date}` is the daemon's `TZ`.
+    @Test func configKeyAndZone() throws {
+        let desk = try PasteDesk(config: "", environment: ["TZ": "Europe/Berlin"])
+        try desk.call("CreateTable", [s("t")])
+        try desk.call("InsertRow", [s("t"), i(0), i(0), s("{datetime:%Z}")])
+        try desk.daemon.rewriteConfig("[table \"t\"]\ntemplates = true\n")
+        #expect(try desk.daemon.reload() == [])
+        #expect(try desk.call("GetTemplates", [s("t")]) == [.boolean(true)])
+        let zone = try desk.call("Expand", [s("t"), i(0), i(0), inputs([:])])
+        #expect(zone == [s("CET")] || zone == [s("CEST")], "\(zone)")
+        try desk.call("CreateTable", [s("code")])
+        try desk.call("InsertRow", [s("code"), i(0), i(0), s("if x { y }")])
+        try desk.daemon.rewriteConfig("[table \"t\"]\ntemplates = true\n[table \"code\"]\ntemplates = yes\n")
+        let problems = try desk.daemon.reload()
+        #expect(problems.count == 1 && problems.first?.contains("\"code\"") == true, "\(problems)")
+        #expect(problems.first?.contains("row 0:0") == true, "\(problems)")
+        #expect(try desk.call("GetTemplates", [s("code")]) == [.boolean(false)])
+    }
+
     /// After the paste, the caret of a Tk entry stands at `{cursor}`: cliptabd sent one Left
     /// per character after the mark, once the entry had the text.
     @Test func cursorPlacesTheCaretOfATkEntry() throws {
