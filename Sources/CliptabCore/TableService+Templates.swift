@@ -20,23 +20,24 @@ extension TableService {
 
     /// Turns templates on or off for a table.
     ///
-    /// Turning them on checks every row first: a row
-    /// that is not a well-formed template, or snippets that would make a cycle, refuse it
-    /// (`InvalidTemplate` naming the row) and nothing changes.
+    /// Turning them on checks every row first: a row that is not a well-formed template, or
+    /// named rows whose snippets would make a cycle, refuse it (`InvalidTemplate` naming the
+    /// row) and nothing changes. The check costs one parse per row and one visit per named
+    /// row reached, however the rows name each other.
     public func setTemplates(_ name: String, _ isOn: Bool) throws {
         let table = try table(name)
         if isOn && !table.record.isTemplates {
             for (s, section) in table.sections.enumerated() {
-                for (r, row) in section.rows.enumerated() {
-                    do {
-                        try checkTemplate(
-                            row.text, in: table, rowName: table.names.name(of: row.id), turningOn: true)
-                    } catch let error as CliptabError {
+                for (r, row) in section.rows.enumerated() where !Template.isPlain(row.text) {
+                    do { _ = try Template(parsing: row.text) } catch {
                         throw CliptabError(
-                            error.code, "row \(s):\(r) of table \(Quotation.quoted(name)): \(error.message)")
+                            .invalidTemplate,
+                            "row \(s):\(r) of table \(Quotation.quoted(name)): \(error.contractError.message)"
+                        )
                     }
                 }
             }
+            try checkCycles(turningOn: table)
         }
         guard isOn != table.record.isTemplates else { return }
         var record = table.record
@@ -84,9 +85,9 @@ extension TableService {
     /// Throws `InvalidTemplate` unless `text` may be a row of `table` (named `rowName`).
     ///
     /// It must be a well-formed template whose snippets make no cycle through it. Nothing
-    /// to check for a table without templates, unless `turningOn`.
-    func checkTemplate(_ text: String, in table: Table, rowName: String?, turningOn: Bool = false) throws {
-        guard table.record.isTemplates || turningOn, !Template.isPlain(text) else { return }
+    /// to check for a table without templates.
+    func checkTemplate(_ text: String, in table: Table, rowName: String?) throws {
+        guard table.record.isTemplates, !Template.isPlain(text) else { return }
         let limits = TemplateLimits.defaults
         do { _ = try Template(parsing: text, limits: limits) } catch { throw error.contractError }
         // Only a named row can be named again by a snippet: only it can close a cycle.
@@ -98,15 +99,61 @@ extension TableService {
                 if named == tableName && name == rowName {
                     return TemplateSource(text: text, isTemplate: true)
                 }
-                guard var source = self.snippetSource(table: named, name: name) else { return nil }
-                if named == tableName && turningOn { source.isTemplate = true }
-                return source
+                return self.snippetSource(table: named, name: name)
             }, limits: limits, isInspection: true)
         do {
             _ = try Template.expand(text, table: tableName, origin: rowName, context: context)
         } catch {
             // Bounds are the expansion's to enforce, with the values of the day; a cycle is not.
             if error.code != .limitExceeded { throw error }
+        }
+    }
+
+    /// Throws `InvalidTemplate` naming a row of a cycle of snippets among `table`'s named rows
+    /// (and the templates tables they reach), as if `table` had templates on.
+    ///
+    /// A depth-first walk that visits each named row once; it goes no deeper than an
+    /// expansion may nest, so a longer chain is left to the expansion's bound.
+    private func checkCycles(turningOn table: Table) throws {
+        var finished = Set<String>()
+        var path: [String] = []
+        func source(_ tableName: String, _ rowName: String) -> TemplateSource? {
+            guard var found = snippetSource(table: tableName, name: rowName) else { return nil }
+            if tableName == table.name { found.isTemplate = true }
+            return found
+        }
+        func visit(_ tableName: String, _ rowName: String, _ text: String) throws {
+            let key = tableName + "/" + rowName
+            if finished.contains(key) { return }
+            if let start = path.firstIndex(of: key) {
+                let first = path[start].dropFirst(table.name.utf8.count + 1)
+                let place = table.names.place(of: String(first)).flatMap { Self.path(of: $0, in: table) }
+                throw CliptabError(
+                    .invalidTemplate,
+                    (place.map { "row \($0.section):\($0.row) of table \(Quotation.quoted(table.name)): " }
+                        ?? "")
+                        + "the snippets make a cycle: " + (path[start...] + [key]).joined(separator: " → "))
+            }
+            guard path.count <= TemplateLimits.defaults.maxDepth, !Template.isPlain(text),
+                let template = try? Template(parsing: text)
+            else {
+                finished.insert(key)
+                return
+            }
+            path.append(key)
+            for case .snippet(let named, let name) in template.parts {
+                let target = named ?? tableName
+                if let found = source(target, name), found.isTemplate { try visit(target, name, found.text) }
+            }
+            path.removeLast()
+            finished.insert(key)
+        }
+        // In table order, so that the cycle named is the same every time.
+        guard !table.names.isEmpty else { return }
+        for section in table.sections {
+            for row in section.rows {
+                if let rowName = table.names.name(of: row.id) { try visit(table.name, rowName, row.text) }
+            }
         }
     }
 

@@ -97,4 +97,27 @@ struct TemplateTableTests {
         #expect(refused?.code == .invalidTemplate)
         #expect(refused?.message.contains("u/x → u/y → u/x") == true)
     }
+
+    /// A chain of named rows deeper than an expansion nests is no cycle: templates go on,
+    /// and the expansion of its head is refused by the depth bound; a snippet reached two
+    /// ways is no cycle either.
+    @Test("Chains and shared snippets are no cycles")
+    func chainsAndSharedSnippets() throws {
+        let recorder = ServiceRecorder()
+        let service = recorder.service
+        try service.createTable("t")
+        let count = 400
+        try service.insertRows(
+            "t", section: 0, row: 0,
+            texts: (0..<count).map { $0 + 1 < count ? "{snippet:r\($0 + 1)}{snippet:r\($0 + 1)}" : "end" })
+        for index in 0..<count {
+            try service.setRowName("t", section: 0, row: Int32(index), rowName: "r\(index)")
+        }
+        try service.setTemplates("t", true)
+        let head = try service.cellForUse(of: "t", section: 0, row: 0)
+        let deep = #expect(throws: CliptabError.self) { try service.expand(head, context: Self.context()) }
+        #expect(deep?.code == .limitExceeded)
+        let near = try service.cellForUse(of: "t", section: 0, row: Int32(count - 4))
+        #expect(try service.expand(near, context: Self.context()).text == String(repeating: "end", count: 8))
+    }
 }
