@@ -273,4 +273,20 @@ struct TemplateTests {
             #expect(CivilTime.days(year: date.year, month: date.month, day: date.day) == day)
         }
     }
+
+    /// The cache of parsed templates changes no result, refuses what is malformed as the
+    /// parser does, and stays within its capacity.
+    @Test("The parse cache memoizes, within its bound")
+    func parseCache() throws {
+        let cache = TemplateCache(capacity: 2)
+        var cached = Self.context()
+        cached.cache = cache
+        for text in ["{date} {time}", "{{x}}", "{date} {time}", "a {input:X=y}", "{{x}}"] {
+            #expect(try Self.expand(text, cached) == (try Self.expand(text, Self.context())))
+        }
+        #expect(throws: CliptabError.self) { try Self.expand("{nope}", cached) }
+        #expect(throws: CliptabError.self) { try Self.expand("{nope}", cached) }
+        let long = String(repeating: "a", count: TemplateCache.maxTextBytes) + "{date}"
+        #expect(try Self.expand(long, cached).hasSuffix("2026-12-31"))
+    }
 }

@@ -14,7 +14,7 @@ extension Template {
         _ text: String, table: String, origin: String? = nil, context: TemplateContext
     ) throws(CliptabError) -> TemplateExpansion {
         let template: Template
-        do { template = try Template(parsing: text, limits: context.limits) } catch {
+        do { template = try parse(text, context) } catch {
             throw error.contractError
         }
         var run = ExpansionRun(context: context)
@@ -35,6 +35,12 @@ extension Template {
                     + " (labels of {input:…})")
         }
         return result
+    }
+
+    /// `text` parsed, through the context's cache when it has one.
+    static func parse(_ text: String, _ context: TemplateContext) throws(TemplateSyntaxError) -> Template {
+        if let cache = context.cache { return try cache.template(text, limits: context.limits) }
+        return try Template(parsing: text, limits: context.limits)
     }
 }
 
@@ -114,7 +120,7 @@ private struct ExpansionRun {
                 "snippets nest deeper than \(context.limits.maxDepth) levels at {snippet:\(key)}")
         }
         let nested: Template
-        do { nested = try Template(parsing: source.text, limits: context.limits) } catch {
+        do { nested = try Template.parse(source.text, context) } catch {
             throw CliptabError(
                 .invalidTemplate, "{snippet:\(key)} is malformed at byte \(error.offset): \(error.message)")
         }

@@ -20,6 +20,8 @@ public struct TemplateContext {
     /// True to look through the template only (its inputs, its cycles): a missing input or
     /// snippet is no error then.
     public var isInspection: Bool
+    /// Templates parsed before, by their text (nil: parse each one).
+    public var cache: TemplateCache?
 
     /// Makes a context; the defaults suit a test: UTC, no clipboard, no snippets.
     public init(

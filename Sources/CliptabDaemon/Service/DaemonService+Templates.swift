@@ -17,6 +17,7 @@ extension DaemonService {
         var limits = TemplateLimits.defaults
         limits.maxOutputBytes = tables.limits.maxCellBytes
         var context = TemplateContext(now: clock(), zone: zone, inputs: inputs, limits: limits)
+        context.cache = templateCache
         let first: TemplateExpansion
         do { first = try tables.expand(cell, context: context) } catch { return completion(.failure(error)) }
         guard first.needsClipboard else { return completion(.success(first)) }

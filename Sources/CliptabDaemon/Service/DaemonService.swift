@@ -24,6 +24,8 @@ public final class DaemonService {
 
     /// The zone `{date}` and `{time}` are shown in (read at the start and on reload).
     public var zone = LocalZone.load(environment: ConfigLocation.variable).zone
+    /// The templates parsed for copies before (a row copied again is not parsed again).
+    public let templateCache = TemplateCache()
     /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
     public var clock: () -> Int64 = LocalZone.now
 
