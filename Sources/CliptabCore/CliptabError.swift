@@ -31,6 +31,11 @@ public struct CliptabError: Error, Equatable, Sendable, CustomStringConvertible 
         case storageFailure = "StorageFailure"
         /// `SetRowName` (or an import) gives a row a name that another row of the table has.
         case nameInUse = "NameInUse"
+        /// A templates table's row (or a row put there) is not a well-formed template; the
+        /// message names the byte offset (API version 3).
+        case invalidTemplate = "InvalidTemplate"
+        /// A template's `{input:…}` labels have no value in the call (API version 3).
+        case inputRequired = "InputRequired"
     }
 
     /// The kind of error.

@@ -12,13 +12,19 @@ public struct TableRecord: Equatable, Sendable {
     public var allowedActions: ActionSet
     /// Whether copies are secret (password-manager hint, cleared after a timeout).
     public var isSecret: Bool
+    /// Whether its rows are templates, filled in when copied or pasted (API version 3).
+    public var isTemplates: Bool
 
     /// Makes a record.
-    public init(id: UInt64, name: String, revision: UInt64, allowedActions: ActionSet, isSecret: Bool) {
+    public init(
+        id: UInt64, name: String, revision: UInt64, allowedActions: ActionSet, isSecret: Bool,
+        isTemplates: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.revision = revision
         self.allowedActions = allowedActions
         self.isSecret = isSecret
+        self.isTemplates = isTemplates
     }
 }

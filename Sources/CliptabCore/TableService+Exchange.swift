@@ -31,6 +31,9 @@ extension TableService {
             tableName: name, limits: limits, keptRows: keptRows, keptSections: keptSections)
         let imported = try ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
         try checkCells(of: imported)
+        if let existing = catalog.tables[name] {
+            for section in imported.sections { try checkTemplates(section.rows.map(\.text), in: existing) }
+        }
         plan.record.revision += 1
         if plan.createdByImport {
             plan.events.append(.sectionsDeleted(table: name, revision: plan.record.revision, sections: [0]))

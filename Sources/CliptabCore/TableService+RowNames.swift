@@ -17,6 +17,8 @@ extension TableService {
                     "another row of table \(Quotation.quoted(name)) (id \(holder.rowID)) is already named "
                         + Quotation.quoted(rowName))
             }
+            // A name can close a cycle of snippets through this row.
+            try checkTemplate(target.text, in: table, rowName: rowName)
         }
         let (record, bump) = bumped(table)
         try commit(

@@ -20,6 +20,7 @@ extension TableService {
         let s = try Self.existing(section, count: table.sections.count, "section")
         let start = try Self.insertion(row, count: table.sections[s].rows.count, "row")
         for text in texts { try limits.checkCell(text) }
+        try checkTemplates(texts, in: table)
         try checkRowRoom(table, adding: texts.count)
         var counters = catalog.counters
         var writes: [StoreWrite] = []
@@ -59,6 +60,7 @@ extension TableService {
         let (s, r) = try Self.path(table, section, row)
         try limits.checkCell(text)
         let old = table.sections[s].rows[r]
+        try checkTemplate(text, in: table, rowName: table.names.name(of: old.id))
         let (record, bump) = bumped(table)
         try commit(
             [

@@ -39,10 +39,16 @@ extension SQLiteStore {
             BEGIN DELETE FROM row_names WHERE row_id = OLD.id; END;
         """
 
+    /// What schema version 3 adds: a table's templates flag (API version 3), off for every
+    /// table there is.
+    static let version3 = """
+        ALTER TABLE tables ADD COLUMN templates INTEGER NOT NULL DEFAULT 0;
+        """
+
     /// Makes the whole current schema in a new, empty store.
     func createSchema() throws {
         try transaction(
-            Self.version1 + Self.version2 + "PRAGMA application_id = \(Self.applicationID);",
+            Self.version1 + Self.version2 + Self.version3 + "PRAGMA application_id = \(Self.applicationID);",
             doing: "creating the schema")
     }
 
@@ -51,6 +57,7 @@ extension SQLiteStore {
     func migrate(from version: Int64) throws {
         var steps = ""
         if version < 2 { steps += Self.version2 }
+        if version < 3 { steps += Self.version3 }
         try transaction(steps, doing: "migrating the store from schema version \(version)")
     }
 

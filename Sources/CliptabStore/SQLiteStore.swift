@@ -6,7 +6,7 @@ import Glibc
 /// The cliptab store: an SQLite database in WAL mode, one transaction per change.
 public final class SQLiteStore: Persistence {
     /// The schema version this build writes.
-    public static let schemaVersion: Int64 = 2
+    public static let schemaVersion: Int64 = 3
     /// `PRAGMA application_id` of a cliptab store: "CTab".
     public static let applicationID: Int64 = 0x4354_6162
     /// The store file's name inside the data directory.
@@ -224,13 +224,14 @@ public final class SQLiteStore: Persistence {
             counterQuery.reset()
 
             var tables: [UInt64: Table] = [:]
-            let tableQuery = try database.statement("SELECT id, name, revision, actions, secret FROM tables")
+            let tableQuery = try database.statement(
+                "SELECT id, name, revision, actions, secret, templates FROM tables")
             while try tableQuery.step() {
                 let record = TableRecord(
                     id: UInt64(tableQuery.int64(0)), name: tableQuery.text(1),
                     revision: UInt64(bitPattern: tableQuery.int64(2)),
                     allowedActions: ActionSet(rawValue: UInt8(truncatingIfNeeded: tableQuery.int64(3))),
-                    isSecret: tableQuery.int64(4) != 0)
+                    isSecret: tableQuery.int64(4) != 0, isTemplates: tableQuery.int64(5) != 0)
                 tables[record.id] = Table(record: record)
             }
             tableQuery.reset()
@@ -364,11 +365,11 @@ public final class SQLiteStore: Persistence {
         switch write {
         case .createTable(let record):
             try run(
-                "INSERT INTO tables(id, name, revision, actions, secret) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO tables(id, name, revision, actions, secret, templates) VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     id(record.id), .text(record.name), id(record.revision),
                     .integer(Int64(record.allowedActions.rawValue)),
-                    .integer(record.isSecret ? 1 : 0),
+                    .integer(record.isSecret ? 1 : 0), .integer(record.isTemplates ? 1 : 0),
                 ])
         case .updateTable(let record):
             // An UPDATE of the changed columns touches one page; REPLACE would delete and
@@ -376,10 +377,10 @@ public final class SQLiteStore: Persistence {
             // revision, so the name (whose unique index is rewritten whenever an UPDATE sets
             // it, changed or not) is only set by a rename: one page less per change.
             try run(
-                "UPDATE tables SET revision = ?, actions = ?, secret = ? WHERE id = ?",
+                "UPDATE tables SET revision = ?, actions = ?, secret = ?, templates = ? WHERE id = ?",
                 [
                     id(record.revision), .integer(Int64(record.allowedActions.rawValue)),
-                    .integer(record.isSecret ? 1 : 0), id(record.id),
+                    .integer(record.isSecret ? 1 : 0), .integer(record.isTemplates ? 1 : 0), id(record.id),
                 ])
             try run(
                 "UPDATE tables SET name = ?1 WHERE id = ?2 AND name IS NOT ?1",

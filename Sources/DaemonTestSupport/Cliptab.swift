@@ -45,6 +45,12 @@ public func s(_ text: String) -> BusValue { .string(text) }
 public func i(_ number: Int32) -> BusValue { .int32(number) }
 /// `ai` shorthand.
 public func ai(_ numbers: [Int32]) -> BusValue { .array(elementSignature: "i", numbers.map { .int32($0) }) }
+/// `a{ss}` shorthand, in key order (so that a call is the same every time).
+public func inputs(_ values: [String: String]) -> BusValue {
+    .dictionary(
+        keySignature: "s", valueSignature: "s",
+        values.sorted { $0.key < $1.key }.map { (.string($0.key), .string($0.value)) })
+}
 /// `as` shorthand.
 public func strings(_ texts: [String]) -> BusValue {
     .array(elementSignature: "s", texts.map { .string($0) })

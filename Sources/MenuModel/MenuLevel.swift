@@ -14,6 +14,9 @@ public enum MenuLevel: Equatable, Sendable {
     case edit(MenuRow)
     /// The text of a row inserted at a row's place (`insert`).
     case insert(MenuRow)
+    /// The value of a template row's next input, before the row is used by `action`
+    /// (`paste` or `copy`); `values` holds those of the inputs before it.
+    case fill(MenuRow, action: String, inputs: [MenuInput], values: [String])
 }
 
 /// What the menu asks its owner to do after a key.
@@ -41,4 +44,6 @@ public enum MenuRequest: Equatable, Sendable {
     case setText(MenuRow, String)
     /// Insert a row with `text` at the row's place.
     case insert(MenuRow, String)
+    /// Use a template row by `action` (`paste` or `copy`) with the values of its inputs.
+    case fillIn(MenuRow, action: String, labels: [String], values: [String])
 }

@@ -37,6 +37,13 @@ public final class MenuSession {
         if screens.count > 1 { screens.removeLast() }
     }
 
+    /// The input line for the first of a template row's `inputs` before `action` uses it,
+    /// its default typed in; nil when the row has none to ask.
+    public static func fillScreen(_ row: MenuRow, action: String, inputs: [MenuInput]) -> Screen? {
+        guard let first = inputs.first else { return nil }
+        return .input(.fill(row, action: action, inputs: inputs, values: []), LineEditor(first.defaultValue))
+    }
+
     /// Acts on `key`.
     public func handle(_ key: MenuKey) -> MenuRequest {
         guard let screen = screens.last else { return .close }
@@ -44,8 +51,10 @@ public final class MenuSession {
         switch screen {
         case .list(let level, let list): return handle(key, level, list)
         case .input(let level, var editor):
+            let depth = screens.count
             let request = handle(key, level, &editor)
-            if case .input = screens.last, screens.count > 0 {
+            // Unless the key pushed the next input, the edited line goes back in place.
+            if screens.count == depth, case .input = screens.last {
                 screens[screens.count - 1] = .input(level, editor)
             }
             return request
@@ -93,7 +102,7 @@ public final class MenuSession {
             }
         case .destination(let row):
             return .move(row, toSection: line.section, toRow: destinationRow(row, line))
-        case .edit, .insert:
+        case .edit, .insert, .fill:
             return .none
         }
     }
@@ -118,6 +127,17 @@ public final class MenuSession {
             switch level {
             case .edit(let row): return .setText(row, editor.text)
             case .insert(let row): return .insert(row, editor.text)
+            case .fill(let row, let action, let inputs, let values):
+                let given = values + [editor.text]
+                guard given.count < inputs.count else {
+                    return .fillIn(row, action: action, labels: inputs.map(\.label), values: given)
+                }
+                // The next input on a level of its own: Escape still closes, as everywhere.
+                push(
+                    .input(
+                        .fill(row, action: action, inputs: inputs, values: given),
+                        LineEditor(inputs[given.count].defaultValue)))
+                return .none
             default: return .none
             }
         case .up, .down, .pageUp, .pageDown, .tab, .escape: break

@@ -75,6 +75,11 @@ extension MenuFrontEnd {
             if case .input(.insert, _) = session.current, prompts.count < session.screens.count {
                 prompts.append("insert")
             }
+            if case .input(.fill(_, _, let inputs, let values), _) = session.current,
+                prompts.count < session.screens.count, values.count < inputs.count
+            {
+                prompts.append(inputs[values.count].label)
+            }
             return nil
         case .close:
             return MenuExit.cancelled
@@ -85,7 +90,15 @@ extension MenuFrontEnd {
                 prompt: table)
             return nil
         case .chooseRow(let row):
-            return try defaultAction(try client.locate(row))
+            let current = try client.locate(row)
+            // A template row's inputs are asked in the input line first, the menu still open.
+            if let screen = MenuSession.fillScreen(
+                current, action: settings.enter, inputs: try client.templateInputs(current))
+            {
+                push(screen, prompt: screenPrompt(screen))
+                return nil
+            }
+            return try defaultAction(current)
         case .showActions(let row):
             let actions = try client.actions(try client.locate(row))
             guard !actions.isEmpty else {
@@ -97,6 +110,13 @@ extension MenuFrontEnd {
             return nil
         case .perform(let action, let row):
             let current = try client.locate(row)
+            if action == "copy",
+                let screen = MenuSession.fillScreen(
+                    current, action: action, inputs: try client.templateInputs(current))
+            {
+                push(screen, prompt: screenPrompt(screen))
+                return nil
+            }
             if action == "copy" || action == "paste" {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
@@ -130,7 +150,30 @@ extension MenuFrontEnd {
             let current = try client.locate(row)
             try client.call("InsertRow", CliptabClient.path(current) + [.string(text)])
             return MenuExit.done
+        case .fillIn(let row, let action, let labels, let values):
+            let current = try client.locate(row)
+            close()
+            var failure: ClientFailure?
+            do throws(ClientFailure) {
+                try client.use(current, action: action, labels: labels, values: values)
+            } catch {
+                failure = error
+            }
+            if let failure {
+                guard action == "paste", !failure.isGone else { throw failure }
+                // No way to paste here: a copy with the same values, as Enter does without inputs.
+                try client.use(current, action: "copy", labels: labels, values: values)
+            }
+            return MenuExit.done
         }
+    }
+
+    /// The prompt of a template input line: its label.
+    private func screenPrompt(_ screen: MenuSession.Screen) -> String {
+        if case .input(.fill(_, _, let inputs, _), _) = screen, let first = inputs.first {
+            return first.label
+        }
+        return "input"
     }
 
     /// Enter on a row: paste it into the window focused before the menu (falling back to

@@ -36,6 +36,10 @@ struct BadInputTests {
         "GetRowPreviews": [s("t"), i(0), u(0), u(0), u(64)],
         "GetRowNamesPage": [s("t"), i(0), u(0), u(0)],
         "GetSecret": [s("t")],
+        "SetTemplates": [s("t"), b(false)], "GetTemplates": [s("t")],
+        "Expand": [s("t"), i(0), i(0), inputs(["a": "b"])], "GetTemplateInputs": [s("t"), i(0), i(0)],
+        "CopyRaw": [s("t"), i(0), i(0)], "CopyWithInputs": [s("t"), i(0), i(0), inputs(["a": "b"])],
+        "PasteWithInputs": [s("t"), i(0), i(0), u(0), t(0), inputs(["a": "b"])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -166,6 +166,27 @@ struct CommandLineToolTests {
         ("ListTables", [], .reply([strings(["renamed", "snippets"])])),
         ("DropTable", [s("renamed")], .reply([])),
         ("DropTable", [s("renamed")], .error(CliptabBus.errorPrefix + "NoSuchTable")),
+        // Templates (API version 3).
+        ("ImportTable", [s("tpl"), s("lines"), s("Hi {input:Name=you}!\n"), b(false)], .reply([u(1)])),
+        ("GetTemplates", [s("tpl")], .reply([b(false)])),
+        ("SetTemplates", [s("tpl"), b(true)], .reply([])),
+        ("GetTemplates", [s("tpl")], .reply([b(true)])),
+        ("SetTemplates", [s("ghost"), b(true)], .error(CliptabBus.errorPrefix + "NoSuchTable")),
+        ("SetCell", [s("tpl"), i(0), i(0), s("bad {")], .error(CliptabBus.errorPrefix + "InvalidTemplate")),
+        ("Expand", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"])], .reply([s("Hi Ann!")])),
+        (
+            "GetTemplateInputs", [s("tpl"), i(0), i(0)],
+            .reply([.array(elementSignature: "(sbs)", [.structure([s("Name"), b(true), s("you")])])])
+        ),
+        ("CopyRaw", [s("tpl"), i(0), i(0)], .error(CliptabBus.errorPrefix + "ClipboardUnavailable")),
+        (
+            "CopyWithInputs", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"])],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
+        (
+            "PasteWithInputs", [s("tpl"), i(0), i(0), u(0), t(0), inputs(["Name": "Ann"])],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         ("Reload", [], .reply([strings([])])),
     ]
 
@@ -276,6 +297,9 @@ struct DBusSend: CommandLineTool {
         case .array(let element, let items):
             let type = ["s": "string", "i": "int32"][element] ?? "unsupported"
             return "array:\(type):" + items.map(text).joined(separator: ",")
+        case .dictionary(_, _, let entries):
+            return "dict:string:string:"
+                + entries.map { text($0.0) + "," + text($0.1) }.joined(separator: ",")
         case .string: return "string:" + text(value)
         case .int32: return "int32:" + text(value)
         case .uint32: return "uint32:" + text(value)
@@ -342,6 +366,8 @@ struct Busctl: CommandLineTool {
     private func argument(_ value: BusValue) -> [String] {
         switch value {
         case .array(_, let items): return ["\(items.count)"] + items.flatMap(argument)
+        case .dictionary(_, _, let entries):
+            return ["\(entries.count)"] + entries.flatMap { argument($0.0) + argument($0.1) }
         case .string(let text): return [text]
         case .int32(let number): return ["\(number)"]
         case .uint32(let number): return ["\(number)"]

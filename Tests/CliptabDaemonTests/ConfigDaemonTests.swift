@@ -169,7 +169,7 @@ struct ConfigDaemonTests {
             "[limits]\ncell_bytes = 4\n[table \"c\"]\n[table \"b\"]\nactions = all\nsize = 3\n")
         #expect(
             try daemon.reload() == [
-                "\(daemon.configPath):6: unknown key \"size\" in [table \"b\"] (known: actions, secret)"
+                "\(daemon.configPath):6: unknown key \"size\" in [table \"b\"] (known: actions, secret, templates)"
             ])
         try daemon.call("InsertRow", [s("a"), i(0), i(-1), s(String(repeating: "x", count: 50))])
         #expect(try daemon.tables() == ["a", "b"])

@@ -199,7 +199,7 @@ struct ConfigFileTests {
                 "c.conf:17: [table \"a/b\"]: table name \"a/b\" contains \"/\", which is not allowed",
                 "c.conf:20: actions: expected action names from \"copy cut paste delete move edit insert\", or all, or none, found \"launch\"",
                 "c.conf:21: secret: expected true or false, found \"maybe\"",
-                "c.conf:22: unknown key \"colour\" in [table \"ok\"] (known: actions, secret)",
+                "c.conf:22: unknown key \"colour\" in [table \"ok\"] (known: actions, secret, templates)",
                 "c.conf:23: a table section names its table: [table \"NAME\"]",
                 "c.conf:24: [log] takes no name; write [log], not [log \"x\"]",
             ])
@@ -270,7 +270,7 @@ struct ConfigFileTests {
             #expect(present == keys, "[\(section)] of the example")
         }
         let uncommented = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            for prefix in ["# [table", "# actions", "# secret"] where line.hasPrefix(prefix) {
+            for prefix in ["# [table", "# actions", "# secret", "# templates"] where line.hasPrefix(prefix) {
                 return String(line.dropFirst(2))
             }
             return String(line)
@@ -279,7 +279,8 @@ struct ConfigFileTests {
         #expect(example.problems == [])
         #expect(
             example.configuration.tables == [
-                TableSettings(name: "passwords", actions: ActionSet(.copy), isSecret: true)
+                TableSettings(
+                    name: "passwords", actions: ActionSet(.copy), isSecret: true, isTemplates: false)
             ])
         #expect(
             DaemonConfiguration.keys.last?.keys.allSatisfy { key in

@@ -85,6 +85,29 @@ struct MigrationTests {
         #expect(try version.integer("PRAGMA user_version") == SQLiteStore.schemaVersion)
     }
 
+    /// Schema 3 adds the templates flag: off for every migrated table, and once set it is on
+    /// disk (a reopen reads it back).
+    @Test("A migrated store keeps the templates flag")
+    func templatesFlagAfterMigration() throws {
+        let directory = try TemporaryDirectory(prefix: "cliptab-migrate")
+        do {
+            let database = try SQLiteDatabase.open(path: directory.appending("cliptab.db"), create: true)
+            try database.execute(Self.versionOneStore)
+            database.close()
+        }
+        let (store, catalog) = try SQLiteStore.open(directory: directory.path)
+        #expect(catalog.tables.values.allSatisfy { !$0.record.isTemplates })
+        let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })
+        try service.setTemplates("snippets", true)
+        #expect(try service.revision(of: "snippets") == 41)
+        store.close()
+        let (again, reloaded) = try SQLiteStore.open(directory: directory.path)
+        defer { again.close() }
+        #expect(reloaded.tables["snippets"]?.record.isTemplates == true)
+        #expect(reloaded.tables["vault"]?.record.isTemplates == false)
+        #expect(reloaded == service.catalog)
+    }
+
     @Test("A migration that cannot complete leaves the version-1 store as it was")
     func failedMigrationChangesNothing() throws {
         let directory = try TemporaryDirectory(prefix: "cliptab-migrate")

@@ -53,6 +53,20 @@ struct CallArguments {
     func strings(_ i: Int) throws -> [String] {
         try read { v throws(BusValueMismatch) in try v.strings(at: i) }
     }
+    /// The string-to-string dictionary (`a{ss}`) at `i`.
+    func stringDictionary(_ i: Int) throws -> [String: String] {
+        guard i < values.count, case .dictionary(_, _, let entries) = values[i] else {
+            throw BusError.invalidArgs("argument \(i) should be of type a{ss}")
+        }
+        var dictionary: [String: String] = [:]
+        for (key, value) in entries {
+            guard case .string(let key) = key, case .string(let value) = value else {
+                throw BusError.invalidArgs("argument \(i) should be of type a{ss}")
+            }
+            dictionary[key] = value
+        }
+        return dictionary
+    }
     /// The int32 array at `i`.
     func int32s(_ i: Int) throws -> [Int32] { try read { v throws(BusValueMismatch) in try v.int32s(at: i) } }
 

@@ -282,13 +282,11 @@ extension CliptabInterface {
                     a.string("table"), action: a.string("action"), section: a.int32("section"),
                     row: a.int32("row"), completion: done)
             },
-            .immediate("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
-            {
-                service, a in
-                [
-                    .string(
-                        try service.copy(a.string("table"), section: a.int32("section"), row: a.int32("row")))
-                ]
+            // Deferred since API version 3: a template with {clipboard} reads it first.
+            .deferred("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                service, a, done in
+                try service.copy(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)
             },
             .immediate(
                 "CopySection", [arg("table", "s"), arg("section", "i"), arg("separator", "s")],
@@ -300,12 +298,10 @@ extension CliptabInterface {
                             a.string("table"), section: a.int32("section"), separator: a.string("separator")))
                 ]
             },
-            .immediate("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
-                service, a in
-                [
-                    .string(
-                        try service.cut(a.string("table"), section: a.int32("section"), row: a.int32("row")))
-                ]
+            .deferred("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+                service, a, done in
+                try service.cut(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)
             },
             .deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
             {
@@ -380,7 +376,7 @@ extension CliptabInterface {
                 return []
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
-        ]
+        ] + templateMethods
     }
 
     /// The most characters of each text `GetRowPreviews` sends.

@@ -83,6 +83,9 @@ public final class Configurator {
                 if let secret = settings.isSecret, secret != record.isSecret {
                     try tables.setSecret(settings.name, secret)
                 }
+                if let templates = settings.isTemplates, templates != record.isTemplates {
+                    try tables.setTemplates(settings.name, templates)
+                }
             } catch {
                 failures.append("table \"\(settings.name)\" could not be set up: \(error)")
             }

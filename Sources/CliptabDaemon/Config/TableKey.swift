@@ -7,12 +7,15 @@ public enum TableKey: String, CaseIterable, Sendable {
     case actions
     /// `secret`: whether copies from the table are cleared after a while.
     case secret
+    /// `templates`: whether the table's rows are templates, filled in when used.
+    case templates
 
     /// Checks `value` with the key's validator and puts it into `settings`.
     public func apply(_ value: String, to settings: inout TableSettings) throws(ConfigValueError) {
         switch self {
         case .actions: settings.actions = try Self.actions(value)
         case .secret: settings.isSecret = try Self.boolean(value)
+        case .templates: settings.isTemplates = try Self.boolean(value)
         }
     }
 

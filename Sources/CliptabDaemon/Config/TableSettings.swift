@@ -11,11 +11,14 @@ public struct TableSettings: Equatable, Sendable {
     public var actions: ActionSet?
     /// Whether the table is secret (`secret =`), or nil to leave it.
     public var isSecret: Bool?
+    /// Whether the table's rows are templates (`templates =`), or nil to leave it.
+    public var isTemplates: Bool?
 
     /// Makes the settings of one table.
-    public init(name: String, actions: ActionSet? = nil, isSecret: Bool? = nil) {
+    public init(name: String, actions: ActionSet? = nil, isSecret: Bool? = nil, isTemplates: Bool? = nil) {
         self.name = name
         self.actions = actions
         self.isSecret = isSecret
+        self.isTemplates = isTemplates
     }
 }

@@ -36,7 +36,7 @@ public final class ConfiguredService {
     ///
     /// The one reload of the daemon: the `Reload` method and SIGHUP both come here.
     public func reload() -> [String] {
-        Self.reload(configurator, tables: service.tables, clipboard: service.clipboard)
+        service.reload()
     }
 
     /// The reload of `configurator`'s file into `tables` and `clipboard`, logged once.

@@ -88,7 +88,14 @@ public final class DesktopSearch {
     ) throws {
         let hit = try hit(identifier)
         let copy = { [service] in
-            completion(Result { _ = try service.copy(hit.table, section: hit.section, row: hit.row) })
+            // A template is filled in as by Copy, after a read of the clipboard if it needs one.
+            do {
+                try service.copy(hit.table, section: hit.section, row: hit.row) {
+                    completion($0.map { _ in () })
+                }
+            } catch {
+                completion(.failure(error))
+            }
         }
         guard (activation ?? settings().activate) == .paste else { return copy() }
         do {

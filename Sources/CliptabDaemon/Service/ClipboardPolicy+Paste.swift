@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import X11Selection
 
 /// The paste into the focused window: save what the clipboard holds (every format), copy,
 /// send the chord, watch the target fetch the text, put the saved content back.
@@ -20,19 +21,21 @@ extension ClipboardPolicy {
     /// Throws `ClipboardUnavailable` when nothing can send keys, and `LimitExceeded` when
     /// `maxWaitingPastes` already wait. `completion` runs from the loop: a result (delivered
     /// or why not), or an error when the paste could not begin.
+    ///
+    /// `caretLeft` (a template's `{cursor}`): once the target fetched the text and went quiet,
+    /// that many Left chords move its caret back.
     public func pasteToFocus(
         _ text: String, isSecret: Bool, rowID: UInt64, timeoutMilliseconds: Int, caller: String?,
-        window: UInt64? = nil, completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
+        window: UInt64? = nil, caretLeft: Int = 0,
+        completion: @escaping (Result<FocusPasteResult, CliptabError>) -> Void
     ) throws {
-        guard injector != nil else {
-            throw CliptabError(
-                .clipboardUnavailable, "this daemon's clipboard backend cannot send keystrokes")
-        }
+        try checkCanPaste()
         let timeout = timeoutMilliseconds > 0 ? timeoutMilliseconds : settings.focusPaste.timeoutMilliseconds
         let run = PasteRun(
             text: text, isSecret: isSecret, rowID: rowID, timeoutMilliseconds: timeout, caller: caller,
             startBy: clock() + Self.maxPasteWaitMilliseconds, completion: completion)
         run.window = window
+        run.caretLeft = caretLeft
         guard current != nil else { return begin(run) }
         guard waiting.count < Self.maxWaitingPastes else {
             throw CliptabError(
@@ -40,6 +43,17 @@ extension ClipboardPolicy {
                 "\(waiting.count) pastes already wait behind the one under way; try again when they end")
         }
         waiting.append(run)
+    }
+
+    /// The most Left chords a paste sends to put the caret at a template's `{cursor}`.
+    public static let maxCaretChords = 1000
+
+    /// Throws `ClipboardUnavailable` when nothing can send keystrokes.
+    public func checkCanPaste() throws {
+        guard injector != nil else {
+            throw CliptabError(
+                .clipboardUnavailable, "this daemon's clipboard backend cannot send keystrokes")
+        }
     }
 
     /// Cancels the pastes of `caller` (a unique bus name that left the bus) that have not
@@ -165,6 +179,7 @@ extension ClipboardPolicy {
             return finish(run)
         }
         if let settle = run.settleDeadline, now >= settle {
+            moveCaret(run)
             restore(run)
             finish(run)
         } else if !run.delivered && now >= run.deadline {
@@ -172,6 +187,22 @@ extension ClipboardPolicy {
             // Put back all the same, so a later paste does not "restore" this snippet.
             restore(run)
             finish(run)
+        }
+    }
+
+    /// Moves the target's caret back to the template's `{cursor}`: one Left chord per
+    /// character after it, sent once the target has the text.
+    private func moveCaret(_ run: PasteRun) {
+        guard run.caretLeft > 0, let left = try? KeyChord(parsing: "Left") else { return }
+        guard run.caretLeft <= Self.maxCaretChords else {
+            return run.notes.append(
+                "the caret was left at the end: \(run.caretLeft) characters follow the template's {cursor}, more than \(Self.maxCaretChords)"
+            )
+        }
+        do {
+            for _ in 0..<run.caretLeft { try injector?.send(left, repressModifiers: false) }
+        } catch {
+            run.notes.append("the caret was not moved to the template's {cursor}: \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabCore
 
 /// The clipboard's use cases over the tables: copy, cut and paste of rows, pasting into the
@@ -13,22 +14,37 @@ public final class ClipboardService {
     /// The row whose text this daemon serves on the clipboard (0: none, a section copy, or
     /// another program's content put back after a paste).
     public var copiedRowID: UInt64 { clipboard.copiedRowID }
-    /// Re-reads the configuration; returns the problems found (empty = applied).
-    public let reload: () -> [String]
+
+    /// The zone `{date}` and `{time}` are shown in (read at the start and on reload).
+    public private(set) var zone = LocalZone.load(environment: ConfigLocation.variable).zone
+    /// The templates parsed for copies before (a row copied again is not parsed again).
+    public let templateCache = TemplateCache()
+    /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
+    let clock: () -> Int64 = LocalZone.now
+    /// Re-reads the configuration file into the tables and the clipboard.
+    private let reloadConfiguration: () -> [String]
 
     /// Makes the service over `tables` and `clipboard` (each announcing its changes as it
-    /// was made to); `reload` is what the `Reload` method runs.
+    /// was made to); `reload` re-reads the configuration file for `reload()`.
     public init(tables: TableService, clipboard: ClipboardPolicy, reload: @escaping () -> [String]) {
         self.tables = tables
         self.clipboard = clipboard
-        self.reload = reload
+        reloadConfiguration = reload
     }
 
-    /// Copies a cell to the clipboard (guarded by `copy`); returns its text.
-    public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
-        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .copy)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
-        return cell.text
+    /// Re-reads the configuration and the time zone; returns the problems (empty: applied).
+    ///
+    /// A changed `/etc/localtime` takes effect here. The `Reload` method and SIGHUP both
+    /// come here.
+    public func reload() -> [String] {
+        var problems = reloadConfiguration()
+        let zone = LocalZone.load(environment: ConfigLocation.variable)
+        self.zone = zone.zone
+        if let problem = zone.problem {
+            Log.line("reload: \(problem)", level: .warning)
+            problems.append(problem)
+        }
+        return problems
     }
 
     /// Copies a section's rows joined by `separator` (guarded by `copy`).
@@ -36,15 +52,6 @@ public final class ClipboardService {
         let joined = try tables.sectionText(of: table, section: section, separator: separator)
         try clipboard.copy(joined.text, isSecret: joined.isSecret, rowID: 0)
         return joined.text
-    }
-
-    /// Copies a cell, then deletes it (guarded by `cut`); nothing is deleted when the
-    /// clipboard cannot be taken.
-    public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
-        let cell = try tables.cellForCopy(of: table, section: section, row: row, as: .cut)
-        try clipboard.copy(cell.text, isSecret: cell.isSecret, rowID: cell.id)
-        try tables.deleteRow(table, section: section, row: row, as: .cut)
-        return cell.text
     }
 
     /// Reads the clipboard and inserts its text as a row at (section, row) (guarded by
@@ -105,8 +112,8 @@ public final class ClipboardService {
     ) throws {
         let action = try TableAction(parsing: name)
         switch action {
-        case .copy: completion(.success(try copy(table, section: section, row: row)))
-        case .cut: completion(.success(try cut(table, section: section, row: row)))
+        case .copy: try copy(table, section: section, row: row, completion: completion)
+        case .cut: try cut(table, section: section, row: row, completion: completion)
         case .paste: try paste(table, section: section, row: row, completion: completion)
         case .delete:
             let text = try tables.cell(of: table, section: section, row: row)

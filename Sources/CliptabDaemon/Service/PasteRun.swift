@@ -32,6 +32,9 @@ final class PasteRun {
     /// The window to give the focus back to before the chord (the one focused before a
     /// launcher ran), or nil for whichever has it.
     var window: UInt64?
+    /// Left chords to send once the target fetched the text: the characters after a
+    /// template's `{cursor}`.
+    var caretLeft = 0
     /// The latest time the paste may begin; past it, it is dropped without typing.
     let startBy: UInt64
     let completion: (Result<FocusPasteResult, CliptabError>) -> Void

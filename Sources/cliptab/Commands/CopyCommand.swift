@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
+import DBus
 
 /// `cliptab copy TABLE S:R`: a cell's text to the X11 clipboard, or with `--paste` into the
 /// focused window.
@@ -18,17 +20,26 @@ struct CopyCommand: CLICommand {
             stays on the clipboard, unless the table is secret). Keys still held from the
             shortcut are released first, so the window sees exactly the paste key. Keys and
             terminals are set in cliptab.conf, section [paste_to_focus].
+
+            A row of a templates table is filled in first ({date}, {clipboard}, {input:Label}…);
+            --set Label=value gives an input's value, and those still missing are asked on the
+            terminal (elsewhere the call fails naming them). --raw copies the stored text.
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell()],
         options: [
             .flag("--paste", help: "paste into the focused window and restore the clipboard"),
             .flag("--quiet", short: "-q", help: "print nothing"),
+            .flag("--raw", help: "copy a template's stored text, placeholders and all"),
+            .repeatedValue(
+                "--set", "LABEL=VALUE", help: "the value of a template's {input:LABEL} (repeatable)"),
         ])
 
     private let table: String
     private let cell: CellAddress
     private let paste: Bool
     private let quiet: Bool
+    private let raw: Bool
+    private let values: TemplateValues
 
     /// Names the table only: a secret's text must never reach a notification.
     var successNotice: String? { paste ? "Pasted from \(table)" : "Copied from \(table)" }
@@ -39,6 +50,11 @@ struct CopyCommand: CLICommand {
         cell = try cellArgument(arguments)
         paste = arguments.flag("--paste")
         quiet = arguments.flag("--quiet")
+        raw = arguments.flag("--raw")
+        values = try TemplateValues(parsing: arguments.values("--set"), command: arguments)
+        if raw && (paste || !values.isEmpty) {
+            throw arguments.error("--raw copies the stored text: it takes neither --paste nor --set")
+        }
     }
 
     /// Resolves the address, calls `Copy` and prints the text as it is (unless quiet or
@@ -46,14 +62,30 @@ struct CopyCommand: CLICommand {
     /// reports the daemon's reason when the text was not delivered.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
+        let address = [string(table), int32(section), int32(row)]
+        var values = self.values
+        // Without values the first API's calls; with them (or once asked) the templates' own.
+        func call(_ plain: String, _ withValues: String, _ more: [BusValue]) throws -> DaemonReply {
+            if raw { return try context.call("CopyRaw", address) }
+            if values.isEmpty {
+                do { return try context.call(plain, address + more) } catch
+                    where TemplateValues.isInputRequired(error)
+                {
+                    guard try values.ask(context, table: table, section: section, row: row) else {
+                        throw error
+                    }
+                }
+            }
+            return try context.call(
+                withValues, address + more + (paste ? [.uint64(0)] : []) + [values.busValue])
+        }
         guard paste else {
-            let text = try context.call("Copy", [string(table), int32(section), int32(row)]).string(0)
+            let text = try call("Copy", "CopyWithInputs", []).string(0)
             // Asked only when the text would be printed: a quiet copy costs one call.
             if !quiet, try !context.isSecret(table) { try printText(text, context) }
             return
         }
-        let reply = try context.call(
-            "PasteToFocusWithReason", [string(table), int32(section), int32(row), .uint32(0)])
+        let reply = try call("PasteToFocusWithReason", "PasteWithInputs", [.uint32(0)])
         guard try reply.boolean(0) else {
             // The daemon's own words: what it saw (no focus, no fetch in time, a Wayland window).
             let reason = try reply.string(1)

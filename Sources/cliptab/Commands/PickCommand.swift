@@ -90,6 +90,20 @@ struct PickCommand: CLICommand {
             throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
         }
         let path = [string(table), int32(try found.int32(1)), int32(try found.int32(2))]
+        // A template row's inputs are asked through the same launcher, one line each.
+        if action != "print", let values = try askInputs(path, launcher, context) {
+            if action == "copy" {
+                _ = try context.call("CopyWithInputs", path + [values.busValue])
+            } else {
+                let reply = try context.call(
+                    "PasteWithInputs", path + [.uint32(0), .uint64(window), values.busValue])
+                guard try reply.boolean(0) else {
+                    let reason = try reply.string(1)
+                    throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
+                }
+            }
+            return
+        }
         switch action {
         case "print":
             try context.output.write(try context.call("GetCell", path).string(0))
@@ -98,6 +112,34 @@ struct PickCommand: CLICommand {
         default:
             try paste(path, into: window, context)
         }
+    }
+
+    /// The values of the row's `{input:…}` labels, asked through `launcher` with the label as
+    /// prompt and the default offered; nil for a row without inputs (or a daemon without
+    /// templates).
+    private func askInputs(_ path: [BusValue], _ launcher: Launcher, _ context: CommandContext) throws
+        -> TemplateValues?
+    {
+        let inputs: [[BusValue]]
+        do {
+            inputs = try context.call("GetTemplateInputs", path).structures(0, "(sbs)")
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            return nil
+        }
+        guard !inputs.isEmpty else { return nil }
+        var values = TemplateValues()
+        for fields in inputs {
+            guard fields.count == 3, case .string(let label) = fields[0],
+                case .boolean(let hasDefault) = fields[1],
+                case .string(let defaultValue) = fields[2]
+            else { throw CLIFailure.local("cliptabd answered GetTemplateInputs with an unexpected reply") }
+            guard
+                let answer = try launcher.ask(
+                    prompt: Self.oneLine(label), suggestion: hasDefault ? defaultValue : nil)
+            else { throw nothingChosen }
+            values.set(label, answer)
+        }
+        return values
     }
 
     /// The window focused now (`GetFocusedWindow`, API version 3), or 0 when none is, or

@@ -143,7 +143,7 @@ enum ArgumentParser {
                         "\(option.name) takes one of \(choices.joined(separator: ", ")), not \"\(value)\"",
                         command: spec))
             }
-            if !result.arguments.setOption(option.name, value) {
+            if !result.arguments.setOption(option.name, value, repeats: option.repeats) {
                 result.state.record(UsageError("\(option.name) is given more than once", command: spec))
             }
         }

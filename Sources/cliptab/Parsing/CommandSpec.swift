@@ -73,6 +73,8 @@ struct OptionSpec: Sendable {
     let help: String
     /// What completion offers for its value.
     let completion: CompletionKind
+    /// True when it may be given more than once (each value kept, in order).
+    var repeats = false
 
     /// Makes a flag.
     static func flag(_ name: String, short: String? = nil, help: String) -> OptionSpec {
@@ -88,6 +90,13 @@ struct OptionSpec: Sendable {
         OptionSpec(
             name: name, shortName: short, valueName: valueName, choices: choices, help: help,
             completion: choices.map { .choices($0) } ?? completion)
+    }
+
+    /// Makes an option that takes a value and may be given more than once.
+    static func repeatedValue(_ name: String, _ valueName: String, help: String) -> OptionSpec {
+        var option = value(name, valueName, help: help)
+        option.repeats = true
+        return option
     }
 
     /// True when the option takes a value.

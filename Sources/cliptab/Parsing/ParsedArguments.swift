@@ -33,8 +33,12 @@ struct ParsedArguments: Sendable {
 
     /// Records the option `name` (long form) with its value, nil for a flag; false when it
     /// was already given.
-    mutating func setOption(_ name: String, _ value: String?) -> Bool {
-        if options.contains(where: { $0.name == name }) { return false }
+    mutating func setOption(_ name: String, _ value: String?, repeats: Bool = false) -> Bool {
+        if let index = options.firstIndex(where: { $0.name == name }) {
+            guard repeats, let value else { return false }
+            options[index].words.append(value)
+            return true
+        }
         options.append(NamedWords(name: name, words: value.map { [$0] } ?? []))
         return true
     }
@@ -60,6 +64,11 @@ struct ParsedArguments: Sendable {
     /// The value of the option `name` (long form), if given.
     func value(_ name: String) -> String? {
         options.first { $0.name == name }?.words.first
+    }
+
+    /// Every value of the repeatable option `name` (long form), in order.
+    func values(_ name: String) -> [String] {
+        options.first { $0.name == name }?.words ?? []
     }
 
     /// True when the flag `name` (long form) was given.

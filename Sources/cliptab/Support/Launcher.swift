@@ -61,6 +61,31 @@ struct Launcher {
         }
     }
 
+    /// The program and its arguments for a line typed in (a template's input), `prompt`
+    /// shown: the answer is the text typed, or the one line offered.
+    func askCommandLine(prompt: String) -> [String] {
+        let extra = Array(words.dropFirst())
+        switch kind {
+        case .dmenu: return [words[0], "-p", prompt] + extra
+        case .rofi: return [words[0], "-dmenu", "-p", prompt] + extra
+        case .wofi: return [words[0], "--dmenu", "-p", prompt] + extra
+        case .fuzzel: return [words[0], "--dmenu", "-p", prompt + "> "] + extra
+        // fzf: Enter prints the query, whether or not it matches the line offered.
+        case .fzf: return [words[0], "--bind", "enter:print-query", "--prompt", prompt + "> "] + extra
+        case .command: return words
+        }
+    }
+
+    /// Asks for a line with `prompt`, offering `suggestion` (a template's default); the
+    /// answer, or nil when the launcher was closed without one.
+    func ask(prompt: String, suggestion: String?) throws -> String? {
+        let (output, succeeded) = try finish(
+            try start(commandLine: askCommandLine(prompt: prompt)), suggestion.map { [$0] } ?? [])
+        guard succeeded else { return nil }
+        // fzf's query is empty when Enter took the line offered.
+        return output.isEmpty ? suggestion ?? "" : output
+    }
+
     /// Line `index` as written to the launcher: the text alone where the launcher answers
     /// with an index, else the index first (a number never shown by fzf, and read back).
     func line(_ index: Int, _ text: String) -> String {
@@ -111,7 +136,11 @@ struct Launcher {
     /// Starts the launcher, which waits for its lines (given to `finish`): started before the
     /// rows are fetched, its own start-up (display, fonts) overlaps the fetch.
     func start(prompt: String) throws -> ChildProcess {
-        let commandLine = self.commandLine(prompt: prompt)
+        try start(commandLine: commandLine(prompt: prompt))
+    }
+
+    /// Starts `commandLine` with its standard input and output on pipes.
+    private func start(commandLine: [String]) throws -> ChildProcess {
         do {
             return try ChildProcess.spawn(
                 commandLine[0], Array(commandLine.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)

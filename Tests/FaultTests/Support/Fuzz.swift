@@ -100,6 +100,14 @@ struct FuzzValues {
             let count = random.chance(0.002) ? 20_000 : Int.random(in: 0...6, using: &random)
             return .array(elementSignature: "i", (0..<count).map { _ in .int32(int32(&random)) })
         case "v": return .variant(anyValue(&random, depth: 1))
+        case "a{ss}":
+            // A template's input values: labels of every shape, now and then very many.
+            let count = random.chance(0.002) ? 5000 : Int.random(in: 0...4, using: &random)
+            return .dictionary(
+                keySignature: "s", valueSignature: "s",
+                (0..<count).map { _ in
+                    (.string(text(for: "label", &random)), .string(text(for: "text", &random)))
+                })
         default: return anyValue(&random, depth: 0)
         }
     }
@@ -139,6 +147,12 @@ struct FuzzValues {
             ])
         case "property_name": return random.pick(["Version", "ApiVersion", "Tables", "version", ""])
         case "data": return document(&random)
+        case "text" where random.chance(0.2), "texts" where random.chance(0.2):
+            // Rows for a templates table (the fuzzer turns templates on now and then).
+            return random.pick([
+                "{date +1d:%F}", "{input:Name=x} {cursor}", "{snippet:f1/x}", "{{", "{", "}", "{date:%Q}",
+                "{clipboard}{uuid}", String(repeating: "{uuid}", count: 1001), "{date +999999y -999999M}",
+            ])
         default: return random.text()
         }
     }

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import DBus
+
+extension CliptabInterface {
+    /// The methods of templates tables (API version 3): the flag, the expansion shown, the
+    /// copy of the stored text, and copy and paste with the values of `{input:…}`.
+    static var templateMethods: [CliptabMethod] {
+        [
+            .immediate("SetTemplates", [arg("table", "s"), arg("on", "b")], []) { service, a in
+                try service.tables.setTemplates(a.string(0), a.bool(1))
+                return []
+            },
+            .immediate("GetTemplates", [arg("table", "s")], [arg("on", "b")]) { service, a in
+                [.boolean(try service.tables.record(of: a.string(0)).isTemplates)]
+            },
+            .deferred(
+                "Expand", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("inputs", "a{ss}")],
+                [arg("text", "s")]
+            ) { service, a, done in
+                try service.expandCell(
+                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    completion: done)
+            },
+            .immediate(
+                "GetTemplateInputs", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
+                [arg("inputs", "a(sbs)")]
+            ) { service, a in
+                let inputs = try service.templateInputs(a.string(0), section: a.int32(1), row: a.int32(2))
+                return [
+                    .array(
+                        elementSignature: "(sbs)",
+                        inputs.map {
+                            .structure([
+                                .string($0.label), .boolean($0.defaultValue != nil),
+                                .string($0.defaultValue ?? ""),
+                            ])
+                        })
+                ]
+            },
+            .deferred(
+                "CopyRaw", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
+            ) { service, a, done in
+                try service.copy(
+                    a.string(0), section: a.int32(1), row: a.int32(2), raw: true, completion: done)
+            },
+            .deferred(
+                "CopyWithInputs",
+                [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("inputs", "a{ss}")],
+                [arg("text", "s")]
+            ) { service, a, done in
+                try service.copy(
+                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    completion: done)
+            },
+            .deferredPaste(
+                "PasteWithInputs",
+                [
+                    arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("timeout_ms", "u"),
+                    arg("window", "t"), arg("inputs", "a{ss}"),
+                ],
+                [arg("delivered", "b"), arg("reason", "s")]
+            ) { service, a, done in
+                let window = try a.uint64(4)
+                try service.pasteToFocus(
+                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
+                    caller: a.sender, window: window == 0 ? nil : window, inputs: a.stringDictionary(5),
+                    completion: done)
+            },
+        ]
+    }
+}

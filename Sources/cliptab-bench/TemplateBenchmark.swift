@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+import DBus
+
+/// The cost of filling a template in: `Copy` of a templates table's row with five
+/// placeholders against `Copy` of a plain row of the same stored length, over the bus, with
+/// the clipboard on a private Xvfb, alternated in the same run.
+enum TemplateBenchmark {
+    /// Pairs of calls timed (odd, so the median is one run).
+    static let repetitions = 401
+    /// The template: an input with its default, the date, the time, a UUID and a snippet.
+    static let template = "Hi {input:Name=you}, on {date:%d.%m.%Y} at {time} ({uuid}) -- {snippet:sig}"
+
+    static func run() throws {
+        let session = try BenchSession(name: "template", withDisplay: true)
+        let client = try BusConnection.connect(address: session.address)
+        let plain = String(repeating: "x", count: template.utf8.count)
+        try session.call(client, "CreateTable", [.string("tpl")])
+        try session.call(
+            client, "InsertRows",
+            [
+                .string("tpl"), .int32(0), .int32(0),
+                .array(elementSignature: "s", [.string(template), .string("the signature")]),
+            ])
+        try session.call(client, "SetRowName", [.string("tpl"), .int32(0), .int32(1), .string("sig")])
+        try session.call(client, "SetTemplates", [.string("tpl"), .boolean(true)])
+        try session.call(client, "CreateTable", [.string("plain")])
+        try session.call(client, "InsertRow", [.string("plain"), .int32(0), .int32(0), .string(plain)])
+        let filled = try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)])
+        guard case .string(let text)? = filled.first, text.hasPrefix("Hi you, on "),
+            text.hasSuffix("-- the signature")
+        else { throw CliptabError(.invalidArgument, "the template was not filled in: \(filled)") }
+        for _ in 0..<20 {  // warm both paths
+            try session.call(client, "Copy", [.string("plain"), .int32(0), .int32(0)])
+            try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)])
+        }
+        let times = try Measure.paired(
+            repetitions,
+            baseline: { try session.call(client, "Copy", [.string("plain"), .int32(0), .int32(0)]) },
+            { _ in try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)]) })
+        print("== template (Copy over a private bus, clipboard on Xvfb; medians of \(repetitions) pairs; µs)")
+        let widths = [52, 10, 10, 8, 8]
+        Report.row(["figure", "template", "plain", "ratio", "goal"], widths)
+        let ratio = times.subject / times.baseline
+        Report.row(
+            [
+                "Copy of a row with 5 placeholders (\(template.utf8.count) B)",
+                Report.number(times.subject, 1),
+                Report.number(times.baseline, 1), Report.number(ratio, 3), ratio <= 1.1 ? "met" : "MISSED",
+            ], widths)
+        print("goal: the template's copy <= 1.1x the plain row's")
+        // What the daemon adds, alone: the pure expansion of the same row in this process.
+        let signature = TemplateSource(text: "the signature", isTemplate: true)
+        var context = TemplateContext(
+            now: 1_798_759_800, snippet: { _, name in name == "sig" ? signature : nil })
+        context.cache = TemplateCache()
+        let alone = try Measure.median(repetitions) { _ in
+            for _ in 0..<100 { _ = try Template.expand(template, table: "tpl", context: context) }
+        }
+        print("the expansion alone, in process: \(Report.number(alone / 100, 2)) µs a row")
+    }
+}
