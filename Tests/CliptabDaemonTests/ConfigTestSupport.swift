@@ -41,6 +41,17 @@ func eventually(within milliseconds: UInt64 = 10_000, _ condition: () throws -> 
     return try condition()
 }
 
+/// True when `condition` holds at every look for `milliseconds` (looking every 20 ms):
+/// what a fixed sleep and one look would check, and a change at any moment of it fails.
+func holds(for milliseconds: UInt64, _ condition: () throws -> Bool) rethrows -> Bool {
+    let end = MonotonicClock.milliseconds() + milliseconds
+    while MonotonicClock.milliseconds() < end {
+        if try !condition() { return false }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
 /// The strings of a reply made of one `as`.
 func stringList(_ reply: [BusValue]) -> [String] {
     guard case .array(_, let items) = reply.first else { return [] }
