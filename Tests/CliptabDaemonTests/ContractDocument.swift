@@ -18,17 +18,25 @@ struct ContractDocument {
     /// `| signal | args |`; a cell's arguments are the first code span of the cell
     /// (`` `s table, i section` ``), anything after it is prose. The properties are the
     /// `` `Name` (`type`, … ) `` items of the paragraph under "## Properties". A heading
-    /// "## Additions of API version N" starts version N.
+    /// "## Additions of API version N" starts version N. A line naming another interface
+    /// (`` `org.kde.krunner1`: ``) makes the tables after it, up to the next heading, that
+    /// interface's: they are not read.
     init(markdown: String) throws {
         var version = 1
         var table: InterfaceMember.Kind?
         var section = ""
+        var foreign = false
         for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") { foreign = false }
             if line.hasPrefix("## ") {
                 section = String(line.dropFirst(3))
                 if let number = Self.additionVersion(section) { version = number }
             }
+            if line.hasPrefix("`"), line.hasSuffix("`:"), let name = Self.codeSpan(String(line.dropLast())) {
+                foreign = name != "io.github.cliptab.Cliptab1"
+            }
+            if foreign { continue }
             guard line.hasPrefix("|") else {
                 table = nil
                 if section.hasPrefix("Properties"), !line.hasPrefix("#") {
