@@ -249,7 +249,7 @@ struct CommandLineToolTests {
             try send(
                 "org.freedesktop.DBus.Properties.Get",
                 ["string:\(CliptabBus.interface)", "string:ApiVersion"])
-                == "   variant       uint32 2\n")
+                == "   variant       uint32 3\n")
         let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(CliptabBus.interface)"])
         #expect(all.contains("Tables") && all.contains("one") && all.contains("ApiVersion"))
         #expect(try send("org.freedesktop.DBus.Peer.Ping", []) == "")
