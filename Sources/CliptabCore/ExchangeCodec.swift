@@ -84,6 +84,9 @@ private func forEachLine(_ bytes: [UInt8], _ body: (Int, Range<Int>) throws -> V
     }
 }
 
+/// The length of `range` (`Range.count` is the generic collection one: slow unoptimized).
+private func length(_ range: Range<Int>) -> Int { range.upperBound - range.lowerBound }
+
 /// Where a tsv section's header and footer fields are in the data, and their line.
 private struct TSVSectionFields {
     var header = 0..<0
@@ -240,6 +243,9 @@ extension ExchangeCodec {
         var sectionIsEmpty = false
         var sawHeaderLine = false
         var columns = 5
+        // The fields of the current line: at most one more than the columns (six).
+        var fields = [Range<Int>](repeating: 0..<0, count: 7)
+        var fieldCount = 0
         try forEachLine(bytes) { number, line in
             func failure(_ reason: String) -> CliptabError {
                 CliptabError(.invalidArgument, "tsv line \(number): \(reason)")
@@ -255,12 +261,21 @@ extension ExchangeCodec {
                 return
             }
             // At most one piece more than the columns: a line of millions of tabs must not
-            // become millions of slices.
-            let fields = bytes[line].split(
-                separator: tab, maxSplits: columns, omittingEmptySubsequences: false
-            )
-            .map { $0.startIndex..<$0.endIndex }
-            let fieldCount = fields.count
+            // become millions of slices. Split by hand into a reused buffer: this runs once per
+            // row of a 16 MiB import, where the generic split made an array per line.
+            fieldCount = 0
+            var fieldStart = line.lowerBound
+            var index = line.lowerBound
+            while index < line.upperBound && fieldCount < columns {
+                if bytes[index] == tab {
+                    fields[fieldCount] = fieldStart..<index
+                    fieldCount += 1
+                    fieldStart = index + 1
+                }
+                index += 1
+            }
+            fields[fieldCount] = fieldStart..<line.upperBound
+            fieldCount += 1
             guard fieldCount == columns else {
                 throw failure(
                     "expected \(columns) tab-separated fields (section, header, footer, row, text"
@@ -273,8 +288,8 @@ extension ExchangeCodec {
             }
             if sectionIndex == sections.count {
                 try allowance.spendSection()
-                try allowance.checkCell(bytes: fields[1].count, what: "header")
-                try allowance.checkCell(bytes: fields[2].count, what: "footer")
+                try allowance.checkCell(bytes: length(fields[1]), what: "header")
+                try allowance.checkCell(bytes: length(fields[2]), what: "footer")
                 sections.append(
                     ExchangeSection(
                         header: try unescape(bytes, fields[1], field: "header", failure: failure),
@@ -320,7 +335,7 @@ extension ExchangeCodec {
                         + "(rows are numbered 0, 1, … in each section)")
             }
             // Escapes only shorten a field, so its raw length bounds the cell.
-            try allowance.spendRow(bytes: fields[4].count)
+            try allowance.spendRow(bytes: length(fields[4]))
             sections[sectionIndex].rows.append(
                 ExchangeRow(
                     text: try unescape(bytes, fields[4], field: "text", failure: failure),
@@ -338,17 +353,31 @@ extension ExchangeCodec {
     }
 
     // A section or row number: `0` or digits without a leading zero, small enough for Int.
+    // Plain loops over indexes here and below: they run for every row of an import, and the
+    // generic sequence algorithms cost many times more in a debug build.
     private static func plainNumber(_ bytes: [UInt8], _ field: Range<Int>) -> Int? {
-        let digits = bytes[field]
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-            digits.count == 1 || digits.first != 0x30
-        else { return nil }
-        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard !field.isEmpty, length(field) <= 18 else { return nil }
+        if length(field) > 1 && bytes[field.lowerBound] == 0x30 { return nil }
+        var value = 0
+        var index = field.lowerBound
+        while index < field.upperBound {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+            index += 1
+        }
+        return value
     }
 
     // True when the two fields hold the same bytes.
     private static func sameBytes(_ bytes: [UInt8], _ first: Range<Int>, _ second: Range<Int>) -> Bool {
-        bytes[first].elementsEqual(bytes[second])
+        guard length(first) == length(second) else { return false }
+        var offset = 0
+        while offset < length(first) {
+            if bytes[first.lowerBound + offset] != bytes[second.lowerBound + offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     private static func unescape(
