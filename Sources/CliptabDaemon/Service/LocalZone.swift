@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabConfig
 import CliptabCore
 import Glibc
 
@@ -9,8 +10,6 @@ import Glibc
 public enum LocalZone {
     /// Where the system keeps its zone files.
     static let zoneDirectory = "/usr/share/zoneinfo/"
-    /// The largest zone file read (the largest Debian ships is under 4 KiB).
-    static let maxBytes = 1 << 20
 
     /// The zone `environment`'s `TZ` names (`Europe/Berlin`, `:Europe/Berlin`, a path), or
     /// `/etc/localtime` without it.
@@ -36,22 +35,9 @@ public enum LocalZone {
     /// The clock: UTC seconds since 1970.
     public static func now() -> Int64 { Int64(time(nil)) }
 
-    /// The bytes of the file at `path`.
+    /// The bytes of the file at `path`: the one bounded read of a small file (a regular
+    /// file of at most 1 MiB, never waiting on a FIFO), the configuration file's.
     private static func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        if fd < 0 { throw ZoneReadError(errno: errno) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ZoneReadError(errno: errno)
-            }
-            if count == 0 { return bytes }
-            if bytes.count + count > maxBytes { throw ZoneReadError(errno: EFBIG) }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        try ConfigFile.read(path: path)
     }
 }
