@@ -63,23 +63,14 @@ public final class HeadlessDesktop {
             ["-c", "exec \(command.map(shellQuoted).joined(separator: " ")) >\(shellQuoted(logPath)) 2>&1"],
             environment: environment, stdout: .null, stderr: .null)
         let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
-        var found: String?
-        while found == nil {
-            let runtime = runtimeDirectory
-            found = HeadlessSway.socketName(in: runtime).flatMap {
-                HeadlessSway.accepts("\(runtime)/\($0)") ? $0 : nil
-            }
-            if found != nil { break }
-            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                process.terminate(graceMilliseconds: 2000)
-                bus.stop()
-                throw FixtureError(
-                    "\(compositor.rawValue) made no socket in \(timeoutMilliseconds) ms: \(log.suffix(2000))")
-            }
-            usleep(5000)
+        do {
+            socketName = try HeadlessSway.waitForSocket(
+                in: runtimeDirectory, of: process, compositor: compositor.rawValue, logPath: logPath,
+                until: deadline)
+        } catch {
+            bus.stop()
+            throw error
         }
-        socketName = found!
     }
 
     deinit {

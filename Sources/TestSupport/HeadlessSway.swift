@@ -65,22 +65,8 @@ public final class HeadlessSway {
             stdout: .null, stderr: .null)
 
         let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
-        var found: String?
-        while found == nil {
-            // The socket's file appears when it is bound, a moment before sway listens on it.
-            let runtime = runtimeDirectory
-            found = Self.socketName(in: runtime).flatMap { Self.accepts("\(runtime)/\($0)") ? $0 : nil }
-            if found != nil { break }
-            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
-                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                process.terminate(graceMilliseconds: 2000)
-                throw FixtureError(
-                    "sway made no socket in \(timeoutMilliseconds) ms (\(process.exitStatusIfEnded().map { "\($0)" } ?? "running")): \(log.suffix(2000))"
-                )
-            }
-            usleep(5000)
-        }
-        socketName = found!
+        socketName = try Self.waitForSocket(
+            in: runtimeDirectory, of: process, compositor: "sway", logPath: logPath, until: deadline)
         // sway listens before its main loop runs, and a SIGTERM that comes before the loop
         // is lost (stopping then took the full 2 s grace): an IPC answer shows the loop runs.
         while true {
@@ -235,6 +221,30 @@ public final class HeadlessSway {
             throw FixtureError("sway made no IPC socket in its runtime directory")
         }
         return ["SWAYSOCK": "\(runtimeDirectory)/\(ipc)"]
+    }
+
+    /// Waits until a client can connect to a Wayland socket in `runtime`; returns its name.
+    ///
+    /// The socket's file appears when it is bound, a moment before the compositor listens on
+    /// it. Throws, with the end of the log at `logPath`, once `process` has ended or at
+    /// `deadline`, after stopping `process`.
+    static func waitForSocket(
+        in runtime: String, of process: ChildProcess, compositor: String, logPath: String,
+        until deadline: UInt64
+    ) throws -> String {
+        let started = MonotonicClock.milliseconds()
+        while true {
+            if let name = socketName(in: runtime), accepts("\(runtime)/\(name)") { return name }
+            if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
+                let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                let ended = process.exitStatusIfEnded().map { "\($0)" } ?? "running"
+                process.terminate(graceMilliseconds: 2000)
+                throw FixtureError(
+                    "\(compositor) made no socket in \(MonotonicClock.milliseconds() - started) ms (\(ended)): \(log.suffix(2000))"
+                )
+            }
+            usleep(5000)
+        }
     }
 
     /// The Wayland socket in `directory` (`wayland-N`, beside its `.lock`), if there is one.
