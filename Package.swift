@@ -44,9 +44,9 @@ let package = Package(
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
         .target(name: "DBus", dependencies: ["CDBus", "Posix"]),
-        .target(name: "X11Selection", dependencies: ["CX11"]),
-        .target(name: "WaylandSelection", dependencies: ["CWayland"]),
-        .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel"]),
+        .target(name: "X11Selection", dependencies: ["CX11", "Posix"]),
+        .target(name: "WaylandSelection", dependencies: ["CWayland", "Posix"]),
+        .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel", "Posix"]),
         .target(name: "PopupWayland", dependencies: ["CWaylandPopup"]),
         .target(name: "PopupText", dependencies: ["CPangoCairo"]),
 

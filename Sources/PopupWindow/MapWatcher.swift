@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CXft
 import Glibc
+import Posix
 
 /// Watches the root window for the next top-level window to be mapped and painted, to time
 /// how long a menu (ours, dmenu's, rofi's) takes to appear.
@@ -71,9 +72,8 @@ public final class MapWatcher {
         return false
     }
 
+    /// Seconds of the one monotonic clock.
     private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        Double(MonotonicClock.nanoseconds()) / 1e9
     }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CWayland
 import Glibc
+import Posix
 
 /// A `zwp_virtual_keyboard_v1` on a selection service's connection: types a chord into
 /// whichever window has the keyboard focus.
@@ -49,7 +50,7 @@ public final class VirtualKeyboard {
         let place = try keymap.place(of: keysym)
         var mask: UInt32 = place.shifted ? keymap.shiftMask : 0
         for modifier in modifierKeysyms { mask |= try keymap.modifierMask(of: modifier) }
-        let time = UInt32(truncatingIfNeeded: monotonicMilliseconds())
+        let time = UInt32(truncatingIfNeeded: MonotonicClock.milliseconds())
         CWayland_virtual_keyboard_modifiers(keyboard.handle, mask, 0, 0, place.layout)
         CWayland_virtual_keyboard_key(keyboard.handle, time, place.code, 1)
         CWayland_virtual_keyboard_key(keyboard.handle, time, place.code, 0)

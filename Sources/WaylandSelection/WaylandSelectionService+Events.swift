@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CWayland
 import Glibc
+import Posix
 
 /// What the compositor sends, as `Listeners` hands it over: globals, offers and their
 /// selections, and the requests for our sources' data.
@@ -75,7 +76,7 @@ extension WaylandSelectionService {
                     outcome: .tooManyTransfers, keystrokesBefore: keystrokesHandled))
             return
         }
-        let now = monotonicMilliseconds()
+        let now = MonotonicClock.milliseconds()
         let transfer = OutgoingTransfer(
             fileDescriptor: fd, selection: selection, mimeType: mimeType, bytes: bytes,
             deadline: now + UInt64(configuration.transferTimeoutMilliseconds),

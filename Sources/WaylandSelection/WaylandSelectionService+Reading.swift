@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CWayland
 import Glibc
+import Posix
 
 /// Reading what other programs offer.
 extension WaylandSelectionService {
@@ -49,7 +50,7 @@ extension WaylandSelectionService {
         display.flush()
         let read = IncomingRead(
             fileDescriptor: ends[0], maximumBytes: maxBytes,
-            deadline: monotonicMilliseconds() + UInt64(max(timeoutMilliseconds, 0)), completion: completion)
+            deadline: MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 0)), completion: completion)
         do {
             try watcher.watch(ends[0], for: .readable)
         } catch {
@@ -78,10 +79,10 @@ extension WaylandSelectionService {
             notifications.append { completion(.failure(error)) }
             return
         }
-        let deadline = monotonicMilliseconds() + UInt64(max(timeoutMilliseconds, 0))
+        let deadline = MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 0))
         let readText: (Bool) -> Void = { [weak self] secret in
             guard let self else { return completion(.failure(.broken)) }
-            let now = monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             guard now < deadline else { return completion(.failure(.timedOut)) }
             self.read(
                 selection, mimeType: textType, timeoutMilliseconds: Int(deadline - now), maxBytes: maxBytes

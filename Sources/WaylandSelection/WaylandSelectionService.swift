@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CWayland
 import Glibc
+import Posix
 
 /// The clipboard and primary selection of a Wayland seat, as a clipboard manager sees them.
 ///
@@ -209,14 +210,14 @@ public final class WaylandSelectionService {
         if let failure = display.failure { throw failure }
         display.cancelRead()
         let callback = try SyncCallback.send(on: display)
-        let deadline = monotonicMilliseconds() + UInt64(max(configuration.compositorTimeoutMilliseconds, 1))
+        let deadline = MonotonicClock.milliseconds() + UInt64(max(configuration.compositorTimeoutMilliseconds, 1))
         while !callback.isDone, display.prepareRead() {
             if callback.isDone {
                 display.cancelRead()
                 break
             }
             let flushed = display.flush()
-            let now = monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             if display.isBroken || now >= deadline {
                 display.cancelRead()
                 display.fail(.compositorTimedOut(what))

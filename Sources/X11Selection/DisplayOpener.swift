@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CX11
 import Glibc
+import Posix
 
 /// One `XOpenDisplay` run on a thread of its own, waited for with a bound.
 ///
@@ -64,11 +65,7 @@ final class DisplayOpener: @unchecked Sendable {
 
     /// Waits up to `milliseconds` for the attempt to end; true when it has.
     func wait(milliseconds: Int) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let due =
-            UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec) + UInt64(max(milliseconds, 0))
-            * 1_000_000
+        let due = MonotonicClock.nanoseconds() + UInt64(max(milliseconds, 0)) * 1_000_000
         var until = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

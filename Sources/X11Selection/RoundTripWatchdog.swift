@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import Posix
 
 /// Bounds how long one call into Xlib may wait for the X server.
 ///
@@ -80,7 +81,7 @@ final class RoundTripWatchdog: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         depth += 1
         guard depth == 1 else { return }
-        deadline = Self.nanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
+        deadline = MonotonicClock.nanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
         // A thread waiting for an earlier deadline wakes then and sees this later one.
         if idle { pthread_cond_signal(condition) }
     }
@@ -116,7 +117,7 @@ final class RoundTripWatchdog: @unchecked Sendable {
                 idle = false
                 continue
             }
-            if Self.nanoseconds() >= due {
+            if MonotonicClock.nanoseconds() >= due {
                 deadline = nil
                 if !firedFlag {
                     firedFlag = true
@@ -128,11 +129,5 @@ final class RoundTripWatchdog: @unchecked Sendable {
             var until = timespec(tv_sec: Int(due / 1_000_000_000), tv_nsec: Int(due % 1_000_000_000))
             pthread_cond_timedwait(condition, mutex, &until)
         }
-    }
-
-    private static func nanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

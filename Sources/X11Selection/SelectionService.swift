@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import Posix
 
 /// Owns and reads the X selections for a single-threaded program driven by one `poll()`
 /// loop: it owns a `Display*` connection and an unmapped window of its own.
@@ -307,14 +308,14 @@ public final class SelectionService {
             window, atoms.timestampProperty, type: atoms.integer, bytes: empty, append: true)
         connection.flush()
         let bound = configuration.timestampTimeoutMilliseconds
-        let deadline = monotonicMilliseconds() + UInt64(max(bound, 0))
+        let deadline = MonotonicClock.milliseconds() + UInt64(max(bound, 0))
         while true {
             while let change = connection.takePropertyChange(window: window) {
                 if change.property == atoms.timestampProperty && !change.isDeletion { return change.time }
                 deferredEvents.append(.propertyChange(change))
             }
             if connection.isBroken { throw lostError }
-            let now = monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             if now >= deadline { throw .noTimestamp(milliseconds: bound) }
             connection.waitUntilReadable(milliseconds: Int(deadline - now))
         }
@@ -473,7 +474,7 @@ public final class SelectionService {
         }
         reader.read(
             selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes,
-            now: monotonicMilliseconds(), completion: completion)
+            now: MonotonicClock.milliseconds(), completion: completion)
     }
 
     /// Reads every format another program offers for `selection`, for serving it again
@@ -502,7 +503,7 @@ public final class SelectionService {
         }
         reader.readSnapshot(
             selection, timeoutMilliseconds: timeoutMilliseconds, maxBytes: maxBytes,
-            now: monotonicMilliseconds(), completion: completion)
+            now: MonotonicClock.milliseconds(), completion: completion)
     }
 
     // MARK: - Clipboard manager
@@ -519,7 +520,7 @@ public final class SelectionService {
             connection.selectionOwner(atoms.clipboard) == window,
             connection.selectionOwner(atoms.clipboardManager) != .none
         else { return false }
-        let deadline = monotonicMilliseconds() + UInt64(max(timeoutMilliseconds, 0))
+        let deadline = MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 0))
         guard let time = try? serverTimestamp() else { return false }
         connection.changeProperty(
             window, atoms.saveTargetsProperty, type: atoms.atom,
@@ -530,7 +531,7 @@ public final class SelectionService {
             requestor: window, time: time)
         connection.flush()
         while handOverAnswer == nil && !connection.isBroken {
-            let now = monotonicMilliseconds()
+            let now = MonotonicClock.milliseconds()
             processEvents(now: now)
             guard handOverAnswer == nil, now < deadline else { break }
             let wake = min(deadline, nextDeadline() ?? deadline)
@@ -540,11 +541,4 @@ public final class SelectionService {
         handOverAnswer = nil
         return answer
     }
-}
-
-/// `CLOCK_MONOTONIC` in milliseconds, the clock of `processEvents(now:)`.
-private func monotonicMilliseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
 }
