@@ -207,19 +207,28 @@ public final class DaemonProcess {
     public func reload() throws -> [String] { try Cliptab.strings(call("Reload").first) }
 
     /// The daemon's resident set size in KiB (VmRSS of /proc/PID/status).
-    public var residentKiB: Int { Self.field("VmRSS:", of: "/proc/\(process.pid)/status") }
+    public var residentKiB: Int { ProcessFigures.field("VmRSS:", pid: process.pid, file: "status") }
+
+    /// The daemon's resident set size once it has given freed heap back to the system, which
+    /// it does within a second of its last work: waits for the figure to fall below what it
+    /// is now and then to hold still for 200 ms, at most `milliseconds`.
+    public func residentAfterTrimKiB(within milliseconds: UInt64 = 3000) -> Int {
+        let start = residentKiB
+        var last = start
+        var fell = false
+        var still = 0
+        _ = eventually(within: milliseconds, every: 50) {
+            let now = residentKiB
+            fell = fell || now < start
+            still = now == last ? still + 1 : 0
+            last = now
+            return fell && still >= 4
+        }
+        return last
+    }
 
     /// Bytes the daemon has written through system calls so far (`wchar` of /proc/PID/io).
-    public var writtenBytes: Int { Self.field("wchar:", of: "/proc/\(process.pid)/io") }
-
-    /// The number after `name` in a /proc file of `name value` lines; 0 when absent.
-    private static func field(_ name: String, of path: String) -> Int {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(name) {
-            return Int(line.split(separator: " ")[1]) ?? 0
-        }
-        return 0
-    }
+    public var writtenBytes: Int { ProcessFigures.field("wchar:", pid: process.pid, file: "io") }
 
     /// Stops the daemon (resumed if it was stopped; SIGTERM, then SIGKILL after 5 s), then
     /// the X server and the bus.

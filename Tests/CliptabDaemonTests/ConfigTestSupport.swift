@@ -31,27 +31,6 @@ func writeFile(_ path: String, _ text: String) throws {
 /// True when a file or directory is at `path`.
 func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-/// Waits until `condition` holds, at most `milliseconds`; returns whether it did.
-func eventually(within milliseconds: UInt64 = 10_000, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = MonotonicClock.milliseconds() + milliseconds
-    while MonotonicClock.milliseconds() < deadline {
-        if try condition() { return true }
-        usleep(20_000)
-    }
-    return try condition()
-}
-
-/// True when `condition` holds at every look for `milliseconds` (looking every 20 ms):
-/// what a fixed sleep and one look would check, and a change at any moment of it fails.
-func holds(for milliseconds: UInt64, _ condition: () throws -> Bool) rethrows -> Bool {
-    let end = MonotonicClock.milliseconds() + milliseconds
-    while MonotonicClock.milliseconds() < end {
-        if try !condition() { return false }
-        usleep(20_000)
-    }
-    return try condition()
-}
-
 /// The strings of a reply made of one `as`.
 func stringList(_ reply: [BusValue]) -> [String] {
     guard case .array(_, let items) = reply.first else { return [] }

@@ -124,11 +124,7 @@ final class PasteDesk {
 /// Polls `condition` every 5 ms for at most `milliseconds`; throws naming `what` if it never
 /// held.
 func waitFor(_ what: String, milliseconds: UInt64 = 10_000, _ condition: () throws -> Bool) throws {
-    let deadline = MonotonicClock.milliseconds() + milliseconds
-    while try !condition() {
-        guard MonotonicClock.milliseconds() < deadline else {
-            throw FixtureError("timed out waiting for \(what)")
-        }
-        usleep(5_000)
+    guard try eventually(within: milliseconds, every: 5, condition) else {
+        throw FixtureError("timed out waiting for \(what)")
     }
 }

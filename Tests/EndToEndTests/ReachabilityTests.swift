@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DBus
 import Glibc
 import Posix
 import TestSupport
@@ -107,8 +108,24 @@ import Testing
         let fixture = try CLIFixture()
         defer { fixture.stop() }
         fixture.daemon.signal(SIGSTOP)
+        // A monitor of the bus sees the call pass: then it waits in the stopped daemon.
+        let monitor = try BusConnection.connect(address: fixture.bus.address)
+        let become = try BusMessage.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor")
+        try become.append([
+            .array(elementSignature: "s", [.string("type='method_call',member='ListTables'")]), .uint32(0),
+        ])
+        _ = try monitor.call(become, timeoutMilliseconds: 5000)
         let client = try ChildProcess.spawn(cliptabPath, ["tables"], environment: fixture.environment)
-        usleep(200_000)
+        var seen = false
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while !seen, MonotonicClock.milliseconds() < deadline,
+            let message = monitor.readMessage(timeoutMilliseconds: 1000)
+        {
+            seen = message.member == "ListTables"
+        }
+        #expect(seen, "the bus passed on no ListTables call")
         fixture.daemon.signal(SIGKILL)
         #expect(client.waitForExit(timeoutMilliseconds: 5000) == .exited(69))
         var buffer: [UInt8] = []

@@ -55,8 +55,7 @@ struct FuzzTests {
     /// does so within a second of its last work).
     static func settledResident(_ daemon: DaemonProcess, _ control: BusConnection) -> Int {
         _ = try? CliptabClient.call(control, "ListTables")
-        usleep(1_300_000)
-        return daemon.residentKiB
+        return daemon.residentAfterTrimKiB()
     }
 
     /// Creates the fuzzer's tables where missing, and allows every action on them.

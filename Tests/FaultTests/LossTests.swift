@@ -94,10 +94,13 @@ struct LossTests {
             switch cycle {
             case 0:
                 // A reader in the middle of the INCR transfer of 16 MiB.
+                let written = daemon.writtenBytes
                 reader = try ChildProcess.spawn(
                     "xclip", ["-selection", "clipboard", "-o"], environment: environment, stdout: .null,
                     stderr: .null)
-                usleep(150_000)
+                #expect(
+                    eventually(within: 10_000, every: 2) { daemon.writtenBytes - written >= 1 << 20 },
+                    "the daemon sent xclip no MiB of the 16")
             case 1:
                 // A paste waiting for an owner that never answers.
                 owner = try ChildProcess.spawn(
@@ -107,7 +110,9 @@ struct LossTests {
                 try pool.send(0, CliptabClient.message("Paste", [s("t"), i(0), i(0)])) { result, _ in
                     pasteAnswer = result
                 }
-                pool.run(milliseconds: 300) { false }
+                // The paste waits once the daemon's request has reached the silent owner.
+                let asked = pool.run(milliseconds: 10_000) { owner!.readLine(timeoutMilliseconds: 5) != nil }
+                #expect(asked && pasteAnswer == nil, "the paste did not wait for the silent owner")
             default:
                 break
             }

@@ -22,20 +22,26 @@ struct ReplyQueueTests {
         let client = try daemon.connect()
         // Settle the heap after the insert, then take the baseline.
         try daemon.call("ExportTable", [s("big"), s("lines")])
-        usleep(1_500_000)
-        let baseline = daemon.residentKiB
+        let baseline = daemon.residentAfterTrimKiB()
         let count = 120
         let serials = try (0..<count).map { _ in
             try client.send(CliptabClient.message("GetCell", [s("big"), i(0), i(0)]))
         }
         client.flush()
-        // Let the bus hand the calls over, then stop it.
-        usleep(200_000)
+        // Once the daemon is making replies it has the calls (12 KB, one read): stop the bus.
+        #expect(
+            eventually(within: 10_000, every: 2) { daemon.residentKiB - baseline >= 4 << 10 },
+            "the daemon did not start replying")
         daemon.bus.process.signal(SIGSTOP)
+        // Watch the daemon until it has stopped growing for 1.5 s (the cap reached, or every
+        // reply made), at most 8 s.
         var worst = 0
-        for _ in 0..<80 {
-            usleep(100_000)
-            worst = max(worst, daemon.residentKiB - baseline)
+        var still = 0
+        _ = eventually(within: 8000, every: 50) {
+            let grown = daemon.residentKiB - baseline
+            still = grown > worst ? 0 : still + 1
+            worst = max(worst, grown)
+            return still >= 30
         }
         daemon.bus.process.signal(SIGCONT)
         var replies: Set<UInt32> = []

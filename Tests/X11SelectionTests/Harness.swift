@@ -184,6 +184,13 @@ final class RunningClient {
         process.standardOutput < 0 && process.standardError < 0 && !process.isRunning
     }
 
+    /// True when the process has written to its standard output and nothing has read it yet.
+    var hasOutput: Bool {
+        guard process.standardOutput >= 0 else { return false }
+        var entry = pollfd(fd: process.standardOutput, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
+
     /// The open pipes, for `poll`.
     var pollDescriptors: [pollfd] {
         [process.standardOutput, process.standardError].filter { $0 >= 0 }.map {

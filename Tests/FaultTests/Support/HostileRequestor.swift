@@ -8,7 +8,8 @@ import TestSupport
 /// transfer and never reads a chunk; `destroy N` starts N INCR transfers, asks for the next
 /// chunk and destroys its window; `multiple` sends MULTIPLE requests with garbage
 /// parameters; `flood N TARGET` sends N requests at once and counts the answers;
-/// `own-silently SECONDS` takes the clipboard and never answers a request.
+/// `own-silently SECONDS` takes the clipboard and never answers a request; it prints a line
+/// for each request that comes.
 let hostileRequestor =
     xlibPythonPrelude + #"""
         HANDLER = ctypes.CFUNCTYPE(I, P, P)
@@ -20,7 +21,7 @@ let hostileRequestor =
         root = x.XDefaultRootWindow(dpy)
         atom = lambda name: x.XInternAtom(dpy, name.encode(), 0)
         CLIPBOARD = atom('CLIPBOARD')
-        SELECTION_NOTIFY, PROPERTY_NOTIFY = 31, 28
+        SELECTION_REQUEST, SELECTION_NOTIFY, PROPERTY_NOTIFY = 30, 31, 28
 
         def window():
             w = x.XCreateSimpleWindow(dpy, root, 0, 0, 1, 1, 0, 0, 0)
@@ -137,7 +138,10 @@ let hostileRequestor =
             x.XSync(dpy, 0)
             print(json.dumps({'owned': True}))
             sys.stdout.flush()
-            time.sleep(float(sys.argv[2]))  # and never answer a request
+            for event in events(float(sys.argv[2])):  # and never answer a request
+                if event[0] & 0xffffffff == SELECTION_REQUEST:
+                    print(json.dumps({'request': True}))  # but say that one came
+                    sys.stdout.flush()
             sys.exit(0)
         print(json.dumps(result))
         sys.stdout.flush()
