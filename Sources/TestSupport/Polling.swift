@@ -4,8 +4,9 @@ import Glibc
 import Posix
 
 /// Waits until `condition` holds, looking every `step` milliseconds for at most
-/// `milliseconds`; returns whether it did. Tests wait for what they need with it, never for
-/// a fixed time.
+/// `milliseconds`; returns whether it did.
+///
+/// Tests wait for what they need with it, never for a fixed time.
 public func eventually(
     within milliseconds: UInt64 = 10_000, every step: UInt32 = 20, _ condition: () throws -> Bool
 ) rethrows -> Bool {

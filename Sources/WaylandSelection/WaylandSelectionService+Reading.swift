@@ -50,7 +50,8 @@ extension WaylandSelectionService {
         display.flush()
         let read = IncomingRead(
             fileDescriptor: ends[0], maximumBytes: maxBytes,
-            deadline: MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 0)), completion: completion)
+            deadline: MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 0)),
+            completion: completion)
         do {
             try watcher.watch(ends[0], for: .readable)
         } catch {

@@ -210,7 +210,8 @@ public final class WaylandSelectionService {
         if let failure = display.failure { throw failure }
         display.cancelRead()
         let callback = try SyncCallback.send(on: display)
-        let deadline = MonotonicClock.milliseconds() + UInt64(max(configuration.compositorTimeoutMilliseconds, 1))
+        let deadline =
+            MonotonicClock.milliseconds() + UInt64(max(configuration.compositorTimeoutMilliseconds, 1))
         while !callback.isDone, display.prepareRead() {
             if callback.isDone {
                 display.cancelRead()
