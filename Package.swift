@@ -57,11 +57,14 @@ let package = Package(
         .target(name: "CliptabClient", dependencies: ["CliptabContract", "DBus"]),
         // POSIX extended regular expressions matched in linear time under a step budget.
         .target(name: "PosixRegex"),
+        // Short quotations of a caller's or a file's text in error messages: one rule for
+        // the model's errors and the config file's problems.
+        .target(name: "Quoting"),
         // The model: no C, no I/O.
-        .target(name: "CliptabCore", dependencies: ["CliptabContract", "PosixRegex"]),
+        .target(name: "CliptabCore", dependencies: ["CliptabContract", "PosixRegex", "Quoting"]),
         // cliptab.conf: the one INI reader, the file's place and its bounded read; used by
-        // cliptabd, cliptab and cliptab-menu alike. Nothing but the system library.
-        .target(name: "CliptabConfig"),
+        // cliptabd, cliptab and cliptab-menu alike. Nothing but the system library and Quoting.
+        .target(name: "CliptabConfig", dependencies: ["Quoting"]),
         // The popup menu's model: levels, filter, cursor and scrolling, the [menu] settings;
         // no C, no I/O.
         .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
@@ -145,7 +148,7 @@ let package = Package(
 
         .testTarget(
             name: "CliptabCoreTests",
-            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "TestSupport"]),
+            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "Quoting", "TestSupport"]),
         .testTarget(
             name: "CliptabStoreTests",
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// An INI-style file as git and systemd users know it, split into sections and entries.
 ///
@@ -60,7 +61,7 @@ public struct ConfigFile: Equatable, Sendable {
             guard let equals = line.firstIndex(of: "=") else {
                 problem(
                     lineNumber,
-                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \(ConfigQuotation.quoted(line))"
+                    "expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \(Quotation.quoted(line))"
                 )
                 continue
             }
@@ -70,14 +71,14 @@ public struct ConfigFile: Equatable, Sendable {
                     lineNumber,
                     key.isEmpty
                         ? "a key name is missing before \"=\""
-                        : "\(ConfigQuotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
+                        : "\(Quotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
                 )
                 continue
             }
             guard let section = current else {
                 problem(
                     lineNumber,
-                    "\(ConfigQuotation.quoted(key)) is outside any section; put it under a header such as [clipboard]"
+                    "\(Quotation.quoted(key)) is outside any section; put it under a header such as [clipboard]"
                 )
                 continue
             }
@@ -94,7 +95,7 @@ public struct ConfigFile: Equatable, Sendable {
             if let earlier = firstLine[identity] {
                 problem(
                     lineNumber,
-                    "\(ConfigQuotation.quoted(key)) is already set on line \(earlier) of this section; keep one"
+                    "\(Quotation.quoted(key)) is already set on line \(earlier) of this section; keep one"
                 )
                 continue
             }
@@ -142,7 +143,7 @@ public struct ConfigFile: Equatable, Sendable {
             throw SyntaxError(
                 name.isEmpty
                     ? "a section header needs a name, as in [clipboard]"
-                    : "\(ConfigQuotation.quoted(name)) is not a section name (letters, digits, \"_\" and \"-\" only)"
+                    : "\(Quotation.quoted(name)) is not a section name (letters, digits, \"_\" and \"-\" only)"
             )
         }
         rest = trimmed(rest[nameEnd...])
@@ -158,7 +159,7 @@ public struct ConfigFile: Equatable, Sendable {
         }
         let trailing = trimmed(rest.dropFirst())
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \(ConfigQuotation.quoted(trailing)) after the section header")
+            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the section header")
         }
         return ConfigSectionHeader(name: name, subsection: subsection, line: number)
     }
@@ -169,7 +170,7 @@ public struct ConfigFile: Equatable, Sendable {
         let (value, after) = try quoted(text)
         let trailing = trimmed(after)
         guard trailing.isEmpty || trailing.hasPrefix("#") || trailing.hasPrefix(";") else {
-            throw SyntaxError("unexpected \(ConfigQuotation.quoted(trailing)) after the quoted value")
+            throw SyntaxError("unexpected \(Quotation.quoted(trailing)) after the quoted value")
         }
         return value
     }

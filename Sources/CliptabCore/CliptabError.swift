@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// An error of the cliptab contract: a kind whose name is fixed by the D-Bus API, and a
 /// message that tells a person what was wrong and what would be right.

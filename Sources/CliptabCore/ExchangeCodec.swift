@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Encoding and decoding of tables in the exchange formats.
 ///

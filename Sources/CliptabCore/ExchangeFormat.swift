@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// The exchange formats of the contract; the raw value is the name used on the bus.
 public enum ExchangeFormat: String, CaseIterable, Sendable {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// A strict RFC 8259 reader over UTF-8 bytes, one token at a time: the lexical part of
 /// reading JSON (strings with their escapes, numbers, literals, whitespace), and values

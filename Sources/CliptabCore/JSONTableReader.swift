@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Reads a table in the `json` exchange format straight into an `ExchangeTable`, in one
 /// pass over the bytes: rows are appended as they are read and spent from the allowance at

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import PosixRegex
+import Quoting
 
 /// A condition on a row's text: the operators of `DeleteWhere`.
 public struct RowPredicate: Sendable {

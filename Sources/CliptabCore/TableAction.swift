@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// A context-menu action of a table (UIKit's `canPerformAction`).
 public enum TableAction: String, CaseIterable, Sendable {

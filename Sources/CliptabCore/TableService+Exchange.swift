@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Exporting a table in an exchange format, and importing one.
 extension TableService {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
+import Quoting
 
 /// Naming rows, and finding them by name.
 extension TableService {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Inserting, deleting, moving and titling sections.
 extension TableService {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Creating, renaming and dropping tables, and reading them.
 extension TableService {

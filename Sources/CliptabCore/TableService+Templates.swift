@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Templates tables: the flag, the checks when a row is stored, and the expansion of a row.
 extension TableService {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import Quoting
 import Testing
 
 /// Error messages quote a short prefix of a caller's text and say how long the rest was.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Filling a template in: the one pure function behind every copy and paste of a templates
 /// table's row.

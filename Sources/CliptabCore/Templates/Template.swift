@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
+import Quoting
 
 /// A row's text read as a template: literal text and placeholders, checked once.
 ///

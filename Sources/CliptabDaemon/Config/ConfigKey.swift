@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import CliptabStore
+import Quoting
 
 /// A key of the daemon-wide sections of `cliptab.conf`, in the order the sample file and
 /// the manual list them.

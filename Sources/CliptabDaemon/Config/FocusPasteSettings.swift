@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import Quoting
 import X11Selection
 
 /// How `PasteToFocus` pastes: the `[paste_to_focus]` section of `cliptab.conf`.

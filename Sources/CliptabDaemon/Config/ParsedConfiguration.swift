@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabConfig
 import CliptabCore
+import Quoting
 
 /// A configuration read from a file: the settings, what was wrong, and the line of each key.
 public struct ParsedConfiguration: Equatable, Sendable {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import Quoting
 
 /// A key of a `[table "NAME"]` section; as with `ConfigKey`, each has a case of its own.
 public enum TableKey: String, CaseIterable, Sendable {

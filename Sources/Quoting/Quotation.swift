@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// Short quotations of what a caller sent, for error messages.
+/// Short quotations of what a caller sent or a file holds, for error messages.
 ///
 /// An error quotes a caller's name, header, operand or line so that a person sees what was
 /// wrong; it quotes at most a short prefix, and says how long the rest was, so that a refusal
