@@ -148,7 +148,9 @@ let package = Package(
 
         .testTarget(
             name: "CliptabCoreTests",
-            dependencies: ["CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "Quoting", "TestSupport"]),
+            dependencies: [
+                "CliptabContract", "CliptabCore", "ModelTestSupport", "PosixRegex", "Quoting", "TestSupport",
+            ]),
         .testTarget(
             name: "CliptabStoreTests",
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
