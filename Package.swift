@@ -2,7 +2,28 @@
 // The target list is the architecture: C shims at the bottom, each imported by exactly one
 // wrapper module; a pure model core; the store, the bus and the clipboard as separate
 // modules; the daemon library that wires them; executables that only start things.
+import Foundation
 import PackageDescription
+
+/// libdbus's header directories (`pkg-config --cflags-only-I dbus-1`), for DBus.
+///
+/// DBus is the one module that imports CDBus. CDBus does not name the pkg-config package
+/// itself: SwiftPM would then put `-L<libdir> -ldbus-1` first on every link line, before
+/// anything a target can add, and the shared libdbus would be linked instead of the
+/// archive that CDBus/module.modulemap names.
+let dbusIncludeFlags: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "dbus-1"]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return [] }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).filter {
+        $0.hasPrefix("-I")
+    }
+}()
 
 let package = Package(
     name: "cliptab",
@@ -14,7 +35,11 @@ let package = Package(
     ],
     targets: [
         // C libraries of the system, through pkg-config.
-        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // libdbus from its static archive (libdbus-1-dev): the shared library loads libsystemd
+        // and six more libraries at every start, a millisecond of each `cliptab` call.
+        // CDBusStatic answers the archive's two questions to libsystemd.
+        .systemLibrary(name: "CDBus"),
+        .target(name: "CDBusStatic"),
         // Xlib, with XKB and the XTEST client library (the paste keystroke): linked by the
         // module map, as libXtst's pkg-config file adds nothing libX11's does not.
         .systemLibrary(name: "CX11", pkgConfig: "x11", providers: [.apt(["libx11-dev", "libxtst-dev"])]),
@@ -43,7 +68,9 @@ let package = Package(
 
         // Wrappers: the only importers of their C module.
         .target(name: "Posix", dependencies: ["CPosix"]),
-        .target(name: "DBus", dependencies: ["CDBus", "Posix"]),
+        .target(
+            name: "DBus", dependencies: ["CDBus", "CDBusStatic", "Posix"],
+            swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
         .target(name: "X11Selection", dependencies: ["CX11", "Posix"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland", "Posix"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel", "Posix"]),
@@ -88,7 +115,8 @@ let package = Package(
         .executableTarget(
             name: "cliptabd", dependencies: ["CliptabContract", "CliptabDaemon"],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]),
-        // The CLI links libdbus only: no X11, no SQLite, no Foundation, not even the model.
+        // The CLI links libdbus only (from its archive, as every program here): no X11, no
+        // SQLite, no Foundation, not even the model.
         // Release builds are made for a process that lives for one call (see the cli
         // benchmark): the Swift runtime and the C++ library it needs are linked statically
         // (StaticLink/ holds a linker script that makes -lstdc++ take the static archive),

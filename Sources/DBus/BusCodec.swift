@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// Checks `BusValue`s against their types and the protocol limits before they are written, and
 /// counts the bytes they take on the wire.

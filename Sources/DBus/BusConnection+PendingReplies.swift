@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 extension BusConnection {
     /// Starts keeping `reply` until its handler runs.

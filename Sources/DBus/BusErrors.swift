@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// An error that chooses the D-Bus error it becomes when a method handler throws it.
 public protocol BusErrorConvertible: Error {

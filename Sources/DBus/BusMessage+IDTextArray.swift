@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// One element of an `a(ts)` array: an id and a text (rows, as `GetRows` sends them).
 public struct BusIDText: Equatable, Sendable {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// The four kinds of D-Bus message.
 public enum BusMessageType: Equatable, Sendable {

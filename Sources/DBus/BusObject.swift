@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// One object path registered on a connection: its interfaces and the dispatch of the method
 /// calls libdbus routes to it.

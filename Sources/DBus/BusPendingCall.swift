@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// A method call sent without waiting: owns a `DBusPendingCall` reference.
 ///

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import CDBus
+internal import CDBus
 
 /// The handler of one asynchronous call, run exactly once, whichever way the outcome comes.
 ///
