@@ -18,14 +18,23 @@ struct WaylandClipboardTests {
     final class Desk {
         let sway: HeadlessSway
         let daemon: DaemonProcess
+        /// With `extDataControl`, the proxy that names sway's data-control the standard way.
+        let proxy: RegistryProxy?
 
-        /// With `x11`, the daemon also gets sway's XWayland as `DISPLAY`.
+        /// With `x11`, the daemon also gets sway's XWayland as `DISPLAY`; with
+        /// `extDataControl`, it sees sway through a proxy that announces
+        /// `zwlr_data_control_manager_v1` (version 2) as `ext_data_control_manager_v1` (1).
         init(
             config: String? = nil, arguments: [String] = [], xwayland: Bool = false, x11: Bool = false,
-            desktop: String? = nil
+            desktop: String? = nil, extDataControl: Bool = false
         ) throws {
             sway = try HeadlessSway(xwayland: xwayland || x11)
-            var environment = ["WAYLAND_DISPLAY": sway.socketPath]
+            proxy =
+                extDataControl
+                ? try RegistryProxy(
+                    sway, renaming: "zwlr_data_control_manager_v1", upstreamVersion: 2,
+                    as: "ext_data_control_manager_v1", version: 1) : nil
+            var environment = ["WAYLAND_DISPLAY": proxy?.socketPath ?? sway.socketPath]
             if let desktop { environment["XDG_CURRENT_DESKTOP"] = desktop }
             if x11 {
                 let display = try sway.xwaylandDisplay()
@@ -90,6 +99,27 @@ struct WaylandClipboardTests {
         #expect(
             desk.daemon.log.contains("clipboard: wayland (zwlr_data_control_manager_v1"), "\(desk.daemon.log)"
         )
+    }
+
+    /// A compositor that names data-control `ext_data_control_manager_v1` (sway's own,
+    /// renamed by a proxy: the same protocol) is bound by that name, on the same code path:
+    /// copies reach both selections and wl-paste, a wl-copy reaches Paste, and the backend
+    /// says which global it uses.
+    @Test func extDataControlIsBoundByItsName() throws {
+        let desk = try Desk(config: "[clipboard]\nselections = clipboard primary\n", extDataControl: true)
+        let socket = try #require(desk.proxy).socketPath
+        #expect(try desk.backend() == "wayland (ext_data_control_manager_v1 on \(socket))")
+        let text = "through ext-data-control\nzweite Zeile ✓"
+        try desk.add(text)
+        #expect(try desk.daemon.call("Copy", [s("t"), i(0), i(0)]) == [s(text)])
+        #expect(try desk.wlPaste() == Array(text.utf8))
+        #expect(try desk.wlPaste(primary: true) == Array(text.utf8))
+
+        try desk.sway.copy(Array("from wl-copy".utf8))
+        #expect(try desk.daemon.call("Paste", [s("t"), i(0), i(-1)]) == [s("from wl-copy")])
+        #expect(try desk.daemon.call("GetClipboard") == [s("from wl-copy")])
+        #expect(
+            desk.daemon.log.contains("clipboard: wayland (ext_data_control_manager_v1"), "\(desk.daemon.log)")
     }
 
     /// 10 MiB through wl-paste, byte for byte.
@@ -180,7 +210,7 @@ struct WaylandClipboardTests {
     /// paste fails at once saying why and what to do, and the text stays on the clipboard.
     @Test func noVirtualKeyboardSaysWhatToDo() throws {
         let sway = try HeadlessSway()
-        let proxy = try GlobalHidingProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
+        let proxy = try RegistryProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
         let daemon = try DaemonProcess(
             environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-wayland")
         defer { daemon.stop() }

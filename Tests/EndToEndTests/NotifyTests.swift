@@ -38,7 +38,7 @@ import Testing
     /// paste fails at once, and the notification says why and what to do.
     @Test func waylandPasteWithoutKeyboardSaysWhatToDo() throws {
         let sway = try HeadlessSway()
-        let proxy = try GlobalHidingProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
+        let proxy = try RegistryProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
         let session = try DaemonProcess(
             environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-notify")
         defer { session.stop() }
