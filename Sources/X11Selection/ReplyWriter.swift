@@ -48,6 +48,17 @@ final class ReplyWriter {
     /// The number of incremental transfers in flight.
     var activeCount: Int { transfers.count }
 
+    /// The bytes of the buffers the transfers in flight hold, a buffer that several share
+    /// counted once.
+    var heldBytes: Int {
+        var seen: Set<ObjectIdentifier> = []
+        var total = 0
+        for transfer in transfers.values where seen.insert(ObjectIdentifier(transfer.data)).inserted {
+            total += transfer.data.count
+        }
+        return total
+    }
+
     /// The earliest inactivity deadline of a transfer, if any.
     var nextDeadline: UInt64? { transfers.values.map(\.deadline).min() }
 

@@ -96,6 +96,10 @@ public final class SelectionService {
     /// The number of incremental (INCR) transfers to requestors in flight, for diagnostics.
     public var activeTransferCount: Int { writer.activeCount }
 
+    /// The bytes the incremental transfers in flight hold, a text they share counted once,
+    /// for diagnostics.
+    public var transferHeldBytes: Int { writer.heldBytes }
+
     /// The number of `readText` calls not yet completed, for diagnostics.
     public var pendingReadCount: Int { reader.pendingCount }
 
