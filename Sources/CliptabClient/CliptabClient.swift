@@ -123,6 +123,50 @@ public final class CliptabClient {
         }
     }
 
+    /// Sends every call of `calls` (member and arguments, to the cliptab interface) before
+    /// waiting for the first reply, so that they cost one round trip instead of one each;
+    /// returns each call's reply undecoded, or its failure, in the order of `calls`.
+    ///
+    /// Throws only when a call cannot be sent at all.
+    public func replyMessages(_ calls: [(member: String, arguments: [BusValue])]) throws(ClientFailure)
+        -> [Result<BusMessage, ClientFailure>]
+    {
+        var outcomes: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: calls.count)
+        var pending: [BusPendingCall] = []
+        let started = MonotonicClock.milliseconds()
+        for (index, call) in calls.enumerated() {
+            do {
+                let message = try Self.message(call.member, call.arguments)
+                pending.append(
+                    try connection.call(message, timeoutMilliseconds: remainingMilliseconds) {
+                        outcomes[index] = $0
+                    })
+            } catch let error as BusError {
+                pending.forEach { $0.cancel() }
+                throw .unsendable(member: call.member, error)
+            } catch {
+                pending.forEach { $0.cancel() }
+                throw .unsendable(
+                    member: call.member, BusError(name: BusErrorName.failed, message: "\(error)"))
+            }
+        }
+        connection.flush()
+        pending.forEach { $0.block() }
+        let waited = MonotonicClock.milliseconds() - started
+        return outcomes.map { outcome in
+            switch outcome {
+            case .success(let message)?: return .success(message)
+            case .failure(let error)?: return .failure(classify(error, waited: waited))
+            case nil:
+                // The connection died before libdbus could hand the call its outcome.
+                return .failure(
+                    classify(
+                        BusError(name: BusErrorName.disconnected, message: "the bus connection closed"),
+                        waited: waited))
+            }
+        }
+    }
+
     private func classify(_ error: BusError, waited: UInt64) -> ClientFailure {
         ClientFailure.classify(
             error, waited: waited, remaining: deadline == nil ? timeoutMilliseconds : remainingMilliseconds,

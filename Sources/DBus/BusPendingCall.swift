@@ -3,7 +3,7 @@ internal import CDBus
 
 /// A method call sent without waiting: owns a `DBusPendingCall` reference.
 ///
-/// The reply handler runs from `dispatchAll()` on the connection's thread, exactly once, with
+/// The reply handler runs from `dispatchAll()` (or `block()`) on the connection's thread, exactly once, with
 /// the reply or the error (an error reply, `NoReply` when the timeout passed, `Disconnected`
 /// when the connection died or was closed first). Dropping this object does not cancel the
 /// call; `cancel()` does.
@@ -25,6 +25,13 @@ public final class BusPendingCall {
 
     /// True once the handler has run (or the call was cancelled).
     public var isCompleted: Bool { reply.isFinished || dbus_pending_call_get_completed(handle) != 0 }
+
+    /// Waits for the outcome: the reply (already read, or read now), the timeout or the end
+    /// of the connection. The handler has run when this returns, except where the connection
+    /// died first: then it runs from `dispatchAll()` (or `close()`).
+    public func block() {
+        if !isCompleted { dbus_pending_call_block(handle) }
+    }
 
     /// Stops waiting: the handler will not be called and a late reply is dropped.
     public func cancel() {

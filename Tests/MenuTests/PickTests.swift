@@ -39,6 +39,44 @@ struct PickTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A table of more sections than one batch of calls asks for (`sectionsPerBatch`): every
+    /// row is offered once, in order, and the last one chosen is the last one printed.
+    @Test func manySectionsAreFetchedInBatches() throws {
+        let fixture = try MenuFixture()
+        // 32 a batch in PickCommand: two batches and a part.
+        let count = 70
+        let tsv =
+            "section\theader\tfooter\trow\ttext\n"
+            + (0..<count).map { "\($0)\ts\($0)\t\t0\trow \($0)\n" }.joined()
+        let imported = try fixture.cliptab("import", "many", "--format", "tsv", input: tsv)
+        #expect(imported.exitCode == 0, "\(imported.errorText)")
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n \\$p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "many", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == "row \(count - 1)", "\(result.errorText)")
+        #expect(
+            contents(recorded) == (0..<count).map { "\($0 + 1)\ts\($0) › row \($0)\n" }.joined())
+    }
+
+    /// A row with Windows line ends is one line too ("\r\n" is one Character, which a split
+    /// by Characters does not take for a line end), a tab becomes a space and a control
+    /// character is spelled out; the row chosen is printed as stored.
+    @Test func crlfTabsAndControlsStayOnTheirLine() throws {
+        let fixture = try MenuFixture()
+        try fixture.cliptab("create", "c")
+        try fixture.cliptab("add", "c", "dos\r\nline")
+        try fixture.cliptab("add", "c", "tab\there\u{1b}[31m")
+        let launcher = fixture.data.appending("launcher")
+        let recorded = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
+        let result = try fixture.cliptab(
+            "pick", "c", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        #expect(result.exitCode == 0 && result.outputText == "dos\r\nline", "\(result.errorText)")
+        #expect(contents(recorded) == "1\tdos ⏎\n2\ttab here\\x1b[31m\n")
+    }
+
     /// The lines a command launcher gets: a number, a tab, `Header › text`, two-line texts
     /// marked; the two rows that look the same are told apart by the number, not the text.
     @Test func aCommandGetsNumberedLinesAndTheChoiceMapsBackToTheRow() throws {

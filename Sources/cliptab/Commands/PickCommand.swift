@@ -76,8 +76,7 @@ struct PickCommand: CLICommand {
         var ids: [UInt64] = []
         var lines: [String] = []
         do {
-            let sections = try context.call("GetSections", [string(table)]).structures(0, "(ssu)")
-            try fetch(table, sections, context, into: &ids, &lines)
+            try fetch(table, context, into: &ids, &lines)
         } catch {
             running.terminate(graceMilliseconds: 500)
             throw error
@@ -175,43 +174,78 @@ struct PickCommand: CLICommand {
         }
     }
 
-    /// Fetches the rows of `sections` of `table`: their ids, and their lines for the launcher.
+    /// The lines offered for `table`'s rows, with the row ids in the same order. The calls
+    /// go two batches, each one round trip: the sections and whether the table is secret,
+    /// then the rows of every section.
     private func fetch(
-        _ table: String, _ sections: [[BusValue]], _ context: CommandContext, into ids: inout [UInt64],
-        _ lines: inout [String]
+        _ table: String, _ context: CommandContext, into ids: inout [UInt64], _ lines: inout [String]
     ) throws {
+        let first = try context.replyMessages([
+            ("GetSections", [string(table)]), ("GetSecret", [string(table)]),
+        ])
+        let sections = try DaemonReply(
+            member: "GetSections", values: Self.values(of: first[0], "GetSections")
+        )
+        .structures(0, "(ssu)")
+        let secret = try DaemonReply(member: "GetSecret", values: Self.values(of: first[1], "GetSecret"))
+            .boolean(0)
         // A secret's text never reaches the launcher: its rows show their name or a mask.
-        let names = try context.isSecret(table) ? try rowNames(table, context) : nil
-        for (section, fields) in sections.enumerated() {
-            let header = (try? fields.string(at: 0)) ?? ""
-            for row in try rows(table, section, context) {
+        let names = secret ? try rowNames(table, context) : nil
+        for (section, rows) in try rows(table, sectionCount: sections.count, context).enumerated() {
+            let header = (try? sections[section].string(at: 0)) ?? ""
+            let prefix = header.isEmpty ? "" : Self.oneLine(header) + " › "
+            for row in rows {
                 ids.append(row.id)
                 let shown =
                     names.map { $0[row.id].map(Self.oneLine) ?? Self.secretMask } ?? Self.oneLine(row.text)
-                lines.append(header.isEmpty ? shown : Self.oneLine(header) + " › " + shown)
+                lines.append(prefix + shown)
             }
         }
     }
+
+    /// The values of a batched call's reply, or its failure thrown.
+    private static func values(of outcome: Result<BusMessage, CLIFailure>, _ member: String) throws
+        -> [BusValue]
+    {
+        do {
+            return try outcome.get().readValues()
+        } catch let error as BusError {
+            throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
+        }
+    }
+
+    /// The most sections whose rows are asked for in one round trip.
+    static let sectionsPerBatch = 32
 
     /// How much of each row is fetched: more than a line offered keeps (`lineLimit`), with
     /// room to see whether more lines follow; the most `GetRowPreviews` sends.
     static let previewCharacters: UInt32 = 4096
 
-    /// The rows of `section`, each cut to its first `previewCharacters` (`GetRowPreviews`,
-    /// so that rows of megabytes are not sent whole only to be cut); `GetRows` from a daemon
+    /// The rows of each of the table's `sectionCount` sections, each cut to its first
+    /// `previewCharacters` (`GetRowPreviews`, all sent at once, so that rows of megabytes are
+    /// not sent whole only to be cut); `GetRows`, one section after the other, from a daemon
     /// without it.
-    private func rows(_ table: String, _ section: Int, _ context: CommandContext) throws -> [BusIDText] {
-        let page: [BusValue] = [string(table), int32(Int32(section)), .uint32(0), .uint32(0)]
+    private func rows(_ table: String, sectionCount: Int, _ context: CommandContext) throws -> [[BusIDText]] {
+        let pages: [[BusValue]] = (0..<sectionCount).map {
+            [string(table), int32(Int32($0)), .uint32(0), .uint32(0)]
+        }
         var member = "GetRowPreviews"
         do {
-            let reply: BusMessage
-            do {
-                reply = try context.replyMessage(member, page + [.uint32(Self.previewCharacters)])
-            } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-                member = "GetRows"
-                reply = try context.replyMessage(member, page)
+            var rows: [[BusIDText]] = []
+            // At most `sectionsPerBatch` replies wait at once, whatever the table's size.
+            for start in stride(from: 0, to: pages.count, by: Self.sectionsPerBatch) {
+                let batch = pages[start..<min(start + Self.sectionsPerBatch, pages.count)]
+                let previews = try context.replyMessages(
+                    batch.map { (member, $0 + [.uint32(Self.previewCharacters)]) })
+                if case .failure(.refused(let error))? = previews.first,
+                    error.name == BusErrorName.unknownMethod
+                {
+                    member = "GetRows"
+                    return try pages.map { try context.replyMessage(member, $0).readIDTextArray() }
+                }
+                rows += try previews.map { try $0.get().readIDTextArray() }
             }
-            return try reply.readIDTextArray()
+            return rows
         } catch let error as BusError {
             throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
         }
@@ -258,9 +292,16 @@ struct PickCommand: CLICommand {
     /// characters made visible as `show` writes them (`\x1b`, `\u{9b}`, `\u{202e}`), so
     /// that a row cannot drive the launcher or a terminal it runs in.
     static func oneLine(_ text: String) -> String {
-        var lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
-        var first = lines.removeFirst()
-        let more = lines.first.map { $0.contains { !$0.isWhitespace } } ?? false
+        // Split at the first newline byte, by scalars: "\r\n" is one Character, which a split
+        // by Characters would not see as a line end.
+        let all = text.unicodeScalars
+        let newline = text.utf8.firstIndex(of: UInt8(ascii: "\n"))
+        var first = Substring(newline.map { all[..<$0] } ?? all[...])
+        if newline != nil && first.unicodeScalars.last == "\r" {
+            first = Substring(first.unicodeScalars.dropLast())
+        }
+        let more =
+            newline.map { all[all.index(after: $0)...].contains { !$0.properties.isWhitespace } } ?? false
         var cut = false
         let scalars = first.unicodeScalars
         if let end = scalars.index(scalars.startIndex, offsetBy: lineLimit, limitedBy: scalars.endIndex),
@@ -269,7 +310,13 @@ struct PickCommand: CLICommand {
             first = Substring(scalars[..<end])
             cut = true
         }
-        let shown = TerminalText.escaped(String(first).replacingTabsAndReturns()) + (cut ? "…" : "")
+        // Most rows need neither spaces for tabs nor escapes: one look, and no copy.
+        let plain = !first.unicodeScalars.contains {
+            $0 == "\t" || $0 == "\r" || TerminalText.needsEscape($0)
+        }
+        let shown =
+            (plain ? String(first) : TerminalText.escaped(String(first).replacingTabsAndReturns()))
+            + (cut ? "…" : "")
         return more ? shown + " ⏎" : shown
     }
 }

@@ -52,6 +52,19 @@ final class CommandContext {
         }
     }
 
+    /// Sends all of `calls` before waiting for their replies (one round trip for all);
+    /// each call's reply undecoded or its failure, as the CLI says it, in order.
+    func replyMessages(_ calls: [(member: String, arguments: [BusValue])]) throws
+        -> [Result<BusMessage, CLIFailure>]
+    {
+        let client = try daemon()
+        do throws(ClientFailure) {
+            return try client.replyMessages(calls).map { $0.mapError { CLIFailure($0) } }
+        } catch {
+            throw CLIFailure(error)
+        }
+    }
+
     /// Calls `member` of the cliptab interface and returns the reply undecoded.
     func replyMessage(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
         let client = try daemon()
