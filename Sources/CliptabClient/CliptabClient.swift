@@ -142,16 +142,16 @@ public final class CliptabClient {
                         outcomes[index] = $0
                     })
             } catch let error as BusError {
-                pending.forEach { $0.cancel() }
+                for sent in pending { sent.cancel() }
                 throw .unsendable(member: call.member, error)
             } catch {
-                pending.forEach { $0.cancel() }
+                for sent in pending { sent.cancel() }
                 throw .unsendable(
                     member: call.member, BusError(name: BusErrorName.failed, message: "\(error)"))
             }
         }
         connection.flush()
-        pending.forEach { $0.block() }
+        for call in pending { call.block() }
         let waited = MonotonicClock.milliseconds() - started
         return outcomes.map { outcome in
             switch outcome {

@@ -27,8 +27,10 @@ public final class BusPendingCall {
     public var isCompleted: Bool { reply.isFinished || dbus_pending_call_get_completed(handle) != 0 }
 
     /// Waits for the outcome: the reply (already read, or read now), the timeout or the end
-    /// of the connection. The handler has run when this returns, except where the connection
-    /// died first: then it runs from `dispatchAll()` (or `close()`).
+    /// of the connection.
+    ///
+    /// The handler has run when this returns, except where the connection died first: then
+    /// it runs from `dispatchAll()` (or `close()`).
     public func block() {
         if !isCompleted { dbus_pending_call_block(handle) }
     }

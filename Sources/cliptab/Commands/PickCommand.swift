@@ -174,9 +174,10 @@ struct PickCommand: CLICommand {
         }
     }
 
-    /// The lines offered for `table`'s rows, with the row ids in the same order. The calls
-    /// go two batches, each one round trip: the sections and whether the table is secret,
-    /// then the rows of every section.
+    /// The lines offered for `table`'s rows, with the row ids in the same order.
+    ///
+    /// The calls go in batches of one round trip each: the sections and whether the table is
+    /// secret, then the rows of up to `sectionsPerBatch` sections at a time.
     private func fetch(
         _ table: String, _ context: CommandContext, into ids: inout [UInt64], _ lines: inout [String]
     ) throws {
