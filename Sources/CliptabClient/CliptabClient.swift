@@ -134,6 +134,8 @@ public final class CliptabClient {
         var outcomes: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: calls.count)
         var pending: [BusPendingCall] = []
         let started = MonotonicClock.milliseconds()
+        // One deadline for the batch: each call waits only for what is left of it.
+        let deadline = started + UInt64(max(remainingMilliseconds, 1))
         for (index, call) in calls.enumerated() {
             do {
                 let message = try Self.message(call.member, call.arguments)
@@ -151,7 +153,11 @@ public final class CliptabClient {
             }
         }
         connection.flush()
-        for call in pending { call.block() }
+        for (index, call) in pending.enumerated() where !call.wait(until: deadline) {
+            call.cancel()
+            outcomes[index] = .failure(
+                BusError(name: BusErrorName.noReply, message: "no reply within the timeout"))
+        }
         let waited = MonotonicClock.milliseconds() - started
         return outcomes.map { outcome in
             switch outcome {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 internal import CDBus
+import Posix
 
 /// A method call sent without waiting: owns a `DBusPendingCall` reference.
 ///
-/// The reply handler runs from `dispatchAll()` (or `block()`) on the connection's thread, exactly once, with
+/// The reply handler runs from `dispatchAll()` (or `wait(until:)`) on the connection's thread, exactly once, with
 /// the reply or the error (an error reply, `NoReply` when the timeout passed, `Disconnected`
 /// when the connection died or was closed first). Dropping this object does not cancel the
 /// call; `cancel()` does.
@@ -12,11 +13,14 @@ public final class BusPendingCall {
     private let handle: OpaquePointer
     /// The handler, shared with libdbus's notify function and the connection's table.
     private let reply: PendingReply
+    /// The connection the call went on (weak: a call does not keep it open).
+    private weak var connection: BusConnection?
 
     /// Takes over one reference to `handle`.
-    private init(owning handle: OpaquePointer, reply: PendingReply) {
+    private init(owning handle: OpaquePointer, reply: PendingReply, connection: BusConnection) {
         self.handle = handle
         self.reply = reply
+        self.connection = connection
     }
 
     deinit {
@@ -26,13 +30,25 @@ public final class BusPendingCall {
     /// True once the handler has run (or the call was cancelled).
     public var isCompleted: Bool { reply.isFinished || dbus_pending_call_get_completed(handle) != 0 }
 
-    /// Waits for the outcome: the reply (already read, or read now), the timeout or the end
-    /// of the connection.
+    /// Reads and dispatches the connection until the outcome has come (the handler has run)
+    /// or the monotonic clock reaches `deadline` (milliseconds); true when it came.
     ///
-    /// The handler has run when this returns, except where the connection died first: then
-    /// it runs from `dispatchAll()` (or `close()`).
-    public func block() {
-        if !isCompleted { dbus_pending_call_block(handle) }
+    /// libdbus's own blocking wait counts the call's whole timeout from when it starts, so
+    /// calls waited for one after another would each wait it anew.
+    public func wait(until deadline: UInt64) -> Bool {
+        while !isCompleted {
+            guard let connection, connection.isConnected else {
+                connection?.dispatchAll()
+                return isCompleted
+            }
+            let now = MonotonicClock.milliseconds()
+            guard now < deadline else { return false }
+            connection.withUnsafeHandle {
+                _ = dbus_connection_read_write($0, Int32(clamping: deadline - now))
+            }
+            connection.dispatchAll()
+        }
+        return true
     }
 
     /// Stops waiting: the handler will not be called and a late reply is dropped.
@@ -60,7 +76,7 @@ public final class BusPendingCall {
         }
         let serial = message.withUnsafeHandle { dbus_message_get_serial($0) }
         let reply = PendingReply(serial: serial, connection: connection, handler: handler)
-        let call = BusPendingCall(owning: pending, reply: reply)
+        let call = BusPendingCall(owning: pending, reply: reply, connection: connection)
         let data = Unmanaged.passRetained(reply).toOpaque()
         let notifySet = dbus_pending_call_set_notify(
             pending,
