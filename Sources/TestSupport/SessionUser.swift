@@ -16,12 +16,18 @@ public struct SessionUser: Sendable {
     /// supplementary groups), nothing otherwise.
     public let commandPrefix: [String]
 
+    /// The login name of the user running the tests (and the daemons they start).
+    public static var currentName: String {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else {
+            return "uid \(geteuid())"
+        }
+        return String(cString: name)
+    }
+
     /// The user for the tests' desktops: `nobody` as root, else the current user.
     public static func forTests() throws -> SessionUser {
         if getuid() != 0 {
-            let entry = getpwuid(getuid())
-            let name = entry.map { String(cString: $0.pointee.pw_name) } ?? "uid \(getuid())"
-            return SessionUser(name: name, uid: getuid(), gid: getgid(), commandPrefix: [])
+            return SessionUser(name: currentName, uid: getuid(), gid: getgid(), commandPrefix: [])
         }
         guard let entry = getpwnam("nobody") else {
             throw FixtureError("the test desktop runs as nobody, and this system has no user nobody")

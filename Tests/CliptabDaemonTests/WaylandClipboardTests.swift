@@ -38,7 +38,7 @@ struct WaylandClipboardTests {
             if let desktop { environment["XDG_CURRENT_DESKTOP"] = desktop }
             if x11 {
                 let display = try sway.xwaylandDisplay()
-                try sway.allowXClients(of: Self.testUser, display: display)
+                try sway.allowXClients(of: SessionUser.currentName, display: display)
                 environment["DISPLAY"] = display
             }
             daemon = try DaemonProcess(
@@ -47,12 +47,6 @@ struct WaylandClipboardTests {
         }
 
         deinit { daemon.stop() }
-
-        /// The name of the user running the tests (and the daemon).
-        static var testUser: String {
-            guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return "root" }
-            return String(cString: name)
-        }
 
         /// Appends `text` to table "t"; returns its row index.
         @discardableResult

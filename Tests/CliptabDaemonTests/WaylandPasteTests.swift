@@ -25,7 +25,7 @@ struct WaylandPasteTests {
             sway = try HeadlessSway(xwayland: true)
             xDisplay = try sway.xwaylandDisplay()
             // cliptabd runs as the test's user (root), the session as another.
-            try sway.allowXClients(of: String(cString: getpwuid(getuid()).pointee.pw_name), display: xDisplay)
+            try sway.allowXClients(of: SessionUser.currentName, display: xDisplay)
             daemon = try DaemonProcess(
                 config: "[log]\nlevel = debug\n",
                 environment: ["WAYLAND_DISPLAY": sway.socketPath].merging(xtest ? ["DISPLAY": xDisplay] : [:])
