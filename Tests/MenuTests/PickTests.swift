@@ -25,6 +25,17 @@ struct PickTests {
         chmod(path, 0o755)
     }
 
+    /// A launcher command that records the lines it is given in a file and prints the one at
+    /// `sed` address `address` (`1`, `$`); and the file.
+    func recordingLauncher(_ fixture: MenuFixture, printing address: String) throws -> (
+        command: String, given: String
+    ) {
+        let launcher = fixture.data.appending("launcher")
+        let given = fixture.data.appending("given")
+        try script(launcher, "cat > \"$1\"\nsed -n '\(address)p' \"$1\"")
+        return ("\(launcher) \(given)", given)
+    }
+
     /// Reads a whole file.
     func contents(_ path: String) -> String {
         guard let file = fopen(path, "r") else { return "" }
@@ -50,14 +61,11 @@ struct PickTests {
             + (0..<count).map { "\($0)\ts\($0)\t\t0\trow \($0)\n" }.joined()
         let imported = try fixture.cliptab("import", "many", "--format", "tsv", input: tsv)
         #expect(imported.exitCode == 0, "\(imported.errorText)")
-        let launcher = fixture.data.appending("launcher")
-        let recorded = fixture.data.appending("given")
-        try script(launcher, "cat > \"$1\"\nsed -n \\$p \"$1\"")
-        let result = try fixture.cliptab(
-            "pick", "many", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        let launcher = try recordingLauncher(fixture, printing: "$")
+        let result = try fixture.cliptab("pick", "many", "--launcher", launcher.command, "--action", "print")
         #expect(result.exitCode == 0 && result.outputText == "row \(count - 1)", "\(result.errorText)")
         #expect(
-            contents(recorded) == (0..<count).map { "\($0 + 1)\ts\($0) › row \($0)\n" }.joined())
+            contents(launcher.given) == (0..<count).map { "\($0 + 1)\ts\($0) › row \($0)\n" }.joined())
     }
 
     /// A row with Windows line ends is one line too ("\r\n" is one Character, which a split
@@ -68,13 +76,10 @@ struct PickTests {
         try fixture.cliptab("create", "c")
         try fixture.cliptab("add", "c", "dos\r\nline")
         try fixture.cliptab("add", "c", "tab\there\u{1b}[31m")
-        let launcher = fixture.data.appending("launcher")
-        let recorded = fixture.data.appending("given")
-        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
-        let result = try fixture.cliptab(
-            "pick", "c", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        let launcher = try recordingLauncher(fixture, printing: "1")
+        let result = try fixture.cliptab("pick", "c", "--launcher", launcher.command, "--action", "print")
         #expect(result.exitCode == 0 && result.outputText == "dos\r\nline", "\(result.errorText)")
-        #expect(contents(recorded) == "1\tdos ⏎\n2\ttab here\\x1b[31m\n")
+        #expect(contents(launcher.given) == "1\tdos ⏎\n2\ttab here\\x1b[31m\n")
     }
 
     /// The lines a command launcher gets: a number, a tab, `Header › text`, two-line texts
@@ -276,13 +281,10 @@ struct PickTests {
         #expect(try fixture.cliptab("create", "c").exitCode == 0)
         let hostile = "red\u{1B}[31m\u{1B}]0;owned\u{07}\u{9B}2J\u{7F} invoice\u{202E}fdp.exe\u{2066}"
         try fixture.cliptab("add", "c", hostile)
-        let launcher = fixture.data.appending("launcher")
-        let recorded = fixture.data.appending("given")
-        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
-        let result = try fixture.cliptab(
-            "pick", "c", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        let launcher = try recordingLauncher(fixture, printing: "1")
+        let result = try fixture.cliptab("pick", "c", "--launcher", launcher.command, "--action", "print")
         #expect(result.exitCode == 0 && result.outputText == hostile, "\(result.errorText)")
-        let given = contents(recorded)
+        let given = contents(launcher.given)
         #expect(given == "1\tred\\x1b[31m\\x1b]0;owned\\x07\\u{9b}2J\\x7f invoice\\u{202e}fdp.exe\\u{2066}\n")
         #expect(
             !given.unicodeScalars.contains { [0x1B, 0x07, 0x9B, 0x7F, 0x202E, 0x2066].contains($0.value) })
@@ -296,13 +298,10 @@ struct PickTests {
         #expect(try fixture.cliptab("create", "t").exitCode == 0)
         let long = String(repeating: "y", count: 1_000_000)
         #expect(try fixture.cliptab("add", "t", "--file", "-", input: long).exitCode == 0)
-        let launcher = fixture.data.appending("launcher")
-        let recorded = fixture.data.appending("given")
-        try script(launcher, "cat > \"$1\"\nsed -n 1p \"$1\"")
-        let result = try fixture.cliptab(
-            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        let launcher = try recordingLauncher(fixture, printing: "1")
+        let result = try fixture.cliptab("pick", "t", "--launcher", launcher.command, "--action", "print")
         #expect(result.exitCode == 0 && result.outputText == long, "\(result.errorText)")
-        #expect(contents(recorded) == "1\t" + String(repeating: "y", count: 2000) + "…\n")
+        #expect(contents(launcher.given) == "1\t" + String(repeating: "y", count: 2000) + "…\n")
     }
 
     /// A secret table's rows reach the launcher as their names or the mask, never their
@@ -313,13 +312,10 @@ struct PickTests {
         #expect(try fixture.cliptab("add", "t", "--name", "mail", "hunter2 mail").exitCode == 0)
         #expect(try fixture.cliptab("add", "t", "hunter2 bank").exitCode == 0)
         try fixture.session.call("SetSecret", [.string("t"), .boolean(true)])
-        let launcher = fixture.data.appending("launcher")
-        let recorded = fixture.data.appending("given")
-        try script(launcher, "cat > \"$1\"\nsed -n 2p \"$1\"")
-        let result = try fixture.cliptab(
-            "pick", "t", "--launcher", "\(launcher) \(recorded)", "--action", "print")
+        let launcher = try recordingLauncher(fixture, printing: "2")
+        let result = try fixture.cliptab("pick", "t", "--launcher", launcher.command, "--action", "print")
         #expect(result.exitCode == 0 && result.outputText == "hunter2 bank", "\(result.errorText)")
-        #expect(contents(recorded) == "1\tmail\n2\t••••••••\n")
+        #expect(contents(launcher.given) == "1\tmail\n2\t••••••••\n")
 
         let wrapper = try recordingWrapper(fixture, "dmenu")
         let (status, output) = try pickThrough(

@@ -5,7 +5,7 @@ import TestSupport
 /// `python3 -c hostileRequestor MODE [ARGS]`, printing one line of results.
 ///
 /// Modes: `unknown N` asks for N targets nobody offers; `stall SECONDS` starts an INCR
-/// transfer and never reads a chunk; `destroy N` starts N INCR transfers, asks for the next
+/// transfer, prints its result at once and never reads a chunk; `destroy N` starts N INCR transfers, asks for the next
 /// chunk and destroys its window; `multiple` sends MULTIPLE requests with garbage
 /// parameters; `flood N TARGET` sends N requests at once and counts the answers;
 /// `own-silently SECONDS` takes the clipboard and never answers a request; it prints a line
@@ -71,7 +71,10 @@ let hostileRequestor =
             x.XFlush(dpy)
             got = notifications(1, 10)
             result = {'incr': bool(got) and got[0][2] != 0 and property_type(w, atom('STALL')) == atom('INCR')}
+            print(json.dumps(result))  # at once: the siege may end it before the time is up
+            sys.stdout.flush()
             time.sleep(float(sys.argv[2]))  # and never delete the property
+            sys.exit(0)
         elif mode == 'destroy':
             started = 0
             for k in range(int(sys.argv[2])):
