@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+import Glibc
 import Posix
+import Synchronization
 
 /// A private `Xvfb` server on a free display, stopped by pid when released.
 public final class VirtualDisplay {
@@ -14,6 +16,7 @@ public final class VirtualDisplay {
     public init(display requested: String? = nil, extraArguments: [String] = []) throws {
         var arguments = ["-nolisten", "tcp", "-screen", "0", "640x480x24"] + extraArguments
         if let requested {
+            Self.releaseHeldNumber(requested)
             arguments = [requested] + arguments + ["-displayfd", "1"]
         } else {
             arguments += ["-displayfd", "1"]
@@ -24,6 +27,44 @@ public final class VirtualDisplay {
             throw FixtureError("Xvfb did not report a display within 15 s")
         }
         display = ":\(number)"
+    }
+
+    /// Kills the X server at once, as a crash would, and keeps its display number from the
+    /// X servers that other suites start meanwhile (they take the first free number), until
+    /// `VirtualDisplay(display:)` brings it back.
+    ///
+    /// The number is held by binding the server's abstract socket name once it is gone: an
+    /// X server finds the name in use and takes another number. (Lock files do not hold it:
+    /// Xvfb with -displayfd does not look at them.)
+    public func killKeepingNumber() {
+        process.signal(SIGKILL)
+        _ = process.waitForExit()
+        let holder = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard holder >= 0 else { return }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = Array("/tmp/.X11-unix/X\(display.dropFirst())".utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { path in
+            path[0] = 0  // the abstract namespace
+            for (index, byte) in name.prefix(path.count - 1).enumerated() { path[index + 1] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + 1 + name.count)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) }
+        }
+        guard bound == 0 else {
+            close(holder)
+            return
+        }
+        Self.heldNumbers.withLock { $0[display] = holder }
+    }
+
+    /// The sockets that hold killed servers' display numbers, by display.
+    private static let heldNumbers = Mutex<[String: Int32]>([:])
+
+    /// Lets go of `display`'s number if `killKeepingNumber()` holds it.
+    private static func releaseHeldNumber(_ display: String) {
+        if let holder = heldNumbers.withLock({ $0.removeValue(forKey: display) }) { close(holder) }
     }
 
     /// Stops the X server (SIGTERM, then SIGKILL).

@@ -243,7 +243,7 @@ struct ClipboardTests {
         try daemon.call("CreateTable", [s("t")])
         try daemon.call("InsertRow", [s("t"), i(0), i(0), s("before")])
         try daemon.call("Copy", [s("t"), i(0), i(0)])
-        display!.stop()
+        display!.killKeepingNumber()
         display = nil
         // The daemon notices the lost connection on its next turn: Copy then says so.
         #expect(

@@ -116,8 +116,7 @@ struct LossTests {
             default:
                 break
             }
-            display!.process.signal(SIGKILL)
-            _ = display!.process.waitForExit()
+            display!.killKeepingNumber()
             display = nil
             pasteKilledAt = MonotonicClock.milliseconds()
             if cycle == 1 {
