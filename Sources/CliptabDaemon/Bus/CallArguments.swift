@@ -84,6 +84,8 @@ struct CallArguments {
     func strings(_ name: String) throws -> [String] { try strings(index(name)) }
     /// The int32 array named `name`.
     func int32s(_ name: String) throws -> [Int32] { try int32s(index(name)) }
+    /// The string-to-string dictionary (`a{ss}`) named `name`.
+    func stringDictionary(_ name: String) throws -> [String: String] { try stringDictionary(index(name)) }
 }
 
 // The interface tables' shorthands: short, since every row uses them.

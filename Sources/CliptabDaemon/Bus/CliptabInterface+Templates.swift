@@ -8,25 +8,27 @@ extension CliptabInterface {
     static var templateMethods: [CliptabMethod] {
         [
             .immediate("SetTemplates", [arg("table", "s"), arg("on", "b")], []) { service, a in
-                try service.tables.setTemplates(a.string(0), a.bool(1))
+                try service.tables.setTemplates(a.string("table"), a.bool("on"))
                 return []
             },
             .immediate("GetTemplates", [arg("table", "s")], [arg("on", "b")]) { service, a in
-                [.boolean(try service.tables.record(of: a.string(0)).isTemplates)]
+                [.boolean(try service.tables.record(of: a.string("table")).isTemplates)]
             },
             .deferred(
                 "Expand", [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("inputs", "a{ss}")],
                 [arg("text", "s")]
             ) { service, a, done in
                 try service.expandCell(
-                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    inputs: a.stringDictionary("inputs"),
                     completion: done)
             },
             .immediate(
                 "GetTemplateInputs", [arg("table", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("inputs", "a(sbs)")]
             ) { service, a in
-                let inputs = try service.templateInputs(a.string(0), section: a.int32(1), row: a.int32(2))
+                let inputs = try service.templateInputs(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"))
                 return [
                     .array(
                         elementSignature: "(sbs)",
@@ -42,7 +44,8 @@ extension CliptabInterface {
                 "CopyRaw", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
             ) { service, a, done in
                 try service.copy(
-                    a.string(0), section: a.int32(1), row: a.int32(2), raw: true, completion: done)
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"), raw: true,
+                    completion: done)
             },
             .deferred(
                 "CopyWithInputs",
@@ -50,7 +53,8 @@ extension CliptabInterface {
                 [arg("text", "s")]
             ) { service, a, done in
                 try service.copy(
-                    a.string(0), section: a.int32(1), row: a.int32(2), inputs: a.stringDictionary(3),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    inputs: a.stringDictionary("inputs"),
                     completion: done)
             },
             .deferredPaste(
@@ -61,10 +65,12 @@ extension CliptabInterface {
                 ],
                 [arg("delivered", "b"), arg("reason", "s")]
             ) { service, a, done in
-                let window = try a.uint64(4)
+                let window = try a.uint64("window")
                 try service.pasteToFocus(
-                    a.string(0), section: a.int32(1), row: a.int32(2), timeoutMilliseconds: a.uint32(3),
-                    caller: a.sender, window: window == 0 ? nil : window, inputs: a.stringDictionary(5),
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"),
+                    timeoutMilliseconds: a.uint32("timeout_ms"),
+                    caller: a.sender, window: window == 0 ? nil : window,
+                    inputs: a.stringDictionary("inputs"),
                     completion: done)
             },
         ]
