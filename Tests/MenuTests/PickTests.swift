@@ -274,6 +274,35 @@ struct PickTests {
         #expect((Int(contents(written)) ?? .max) <= 1 << 20, "the launcher wrote \(contents(written)) bytes")
     }
 
+    /// A SIGTERM to `cliptab pick` while its launcher waits for a choice ends the launcher
+    /// too (it runs in a process group of its own, which the signal does not reach), and
+    /// cliptab ends by that signal.
+    @Test func aStoppedPickStopsItsLauncher() throws {
+        let fixture = try fixtureWithTwins()
+        let launcher = fixture.data.appending("launcher")
+        let pidFile = fixture.data.appending("launcher.pid")
+        // Reads every line, then waits for a choice that never comes.
+        try script(launcher, "cat > /dev/null\necho $$ > \"$1\"\nexec sleep 600")
+        let pick = try ChildProcess.spawn(
+            BuiltProducts.path(of: "cliptab"),
+            ["pick", "t", "--launcher", "\(launcher) \(pidFile)", "--action", "print"],
+            environment: fixture.environment)
+        var launcherPid: pid_t = 0
+        #expect(
+            eventually {
+                launcherPid = pid_t(contents(pidFile).split(separator: "\n").first ?? "") ?? 0
+                return launcherPid > 0 && contents("/proc/\(launcherPid)/comm") == "sleep\n"
+            }, "the launcher did not get its lines")
+        pick.signal(SIGTERM)
+        #expect(pick.waitForExit(timeoutMilliseconds: 10_000) == .signaled(SIGTERM))
+        // Gone, or a zombie waiting to be reaped by whoever inherited it.
+        #expect(
+            eventually {
+                let state = contents("/proc/\(launcherPid)/stat").split(separator: " ").dropFirst(2).first
+                return state == nil || state == "Z"
+            }, "the launcher \(launcherPid) still runs")
+    }
+
     /// Rows (and a table name) holding ESC, C1 and bidirectional controls reach the launcher
     /// with them made visible as `show` writes them, never raw.
     @Test func controlCharactersReachTheLauncherVisible() throws {

@@ -79,6 +79,7 @@ struct PickCommand: CLICommand {
             try fetch(table, context, into: &ids, &lines)
         } catch {
             running.terminate(graceMilliseconds: 500)
+            LauncherStop.disarm()
             throw error
         }
         let (output, succeeded) = try launcher.finish(

@@ -142,8 +142,10 @@ struct Launcher {
     /// Starts `commandLine` with its standard input and output on pipes.
     private func start(commandLine: [String]) throws -> ChildProcess {
         do {
-            return try ChildProcess.spawn(
+            let child = try ChildProcess.spawn(
                 commandLine[0], Array(commandLine.dropFirst()), stdin: .pipe, stdout: .pipe, stderr: .inherit)
+            LauncherStop.arm(for: child.pid)
+            return child
         } catch {
             throw CLIFailure.local("cannot run the launcher \(commandLine[0]): \(error)")
         }
@@ -200,6 +202,7 @@ struct Launcher {
         if child.standardInput >= 0 { child.closeStandardInput() }
         let exited = child.waitForExit(timeoutMilliseconds: Self.exitGraceMilliseconds)
         let termination = exited ?? child.terminate(graceMilliseconds: Self.exitGraceMilliseconds)
+        LauncherStop.disarm()
         if !lineEnded && output.count > Self.answerLimit {
             throw CLIFailure.local(
                 "the launcher \(commandLine(prompt: "")[0]) printed more than \(Self.answerLimit) bytes without a newline"
