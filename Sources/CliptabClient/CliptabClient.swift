@@ -45,7 +45,7 @@ public final class CliptabClient {
             sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
         do {
             return CliptabClient(
-                connection: try BusConnection.connect(address: address),
+                connection: try BusConnection.connect(address: address, waitingForHello: false),
                 timeoutMilliseconds: timeoutMilliseconds, deadline: deadline)
         } catch let error as BusError {
             throw .noBus(error)

@@ -65,6 +65,8 @@ public final class BusConnection {
     private var signalHandlers: [(BusMessage) -> Void] = []
     /// True once `close()` ran.
     private var isClosed = false
+    /// The `Hello` sent without waiting (`connect(waitingForHello: false)`), until its answer.
+    private var pendingHello: BusPendingCall?
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
     var isDispatching = false
     /// The method calls to registered objects waiting to be served, per sender.
@@ -116,9 +118,12 @@ public final class BusConnection {
     /// Opens a private connection to the bus at `address` and registers with it; nil means
     /// the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
     ///
-    /// The connection never exits the process when the bus goes away (`isConnected` becomes
-    /// false instead).
-    public static func connect(address: String? = nil) throws -> BusConnection {
+    /// With `waitingForHello` false, the bus's `Hello` is sent and not waited for: the bus
+    /// serves a connection's messages in order, so calls sent next are served after it, and
+    /// its answer (the unique name) is read with theirs. A process that makes one call then
+    /// waits for one round trip less. The connection never exits the process when the bus
+    /// goes away (`isConnected` becomes false instead).
+    public static func connect(address: String? = nil, waitingForHello: Bool = true) throws -> BusConnection {
         let resolved: String
         if let address {
             resolved = address
@@ -137,7 +142,9 @@ public final class BusConnection {
         dbus_connection_set_exit_on_disconnect(opened, 0)
         // From here on, deinit closes and releases the connection if anything fails.
         let connection = BusConnection(handle: opened)
-        _ = try withBusError { error in dbus_bus_register(opened, error) }
+        if waitingForHello {
+            _ = try withBusError { error in dbus_bus_register(opened, error) }
+        }
         try connection.loop.install(on: opened)
         let data = Unmanaged.passUnretained(connection).toOpaque()
         let filterAdded = dbus_connection_add_filter(
@@ -152,7 +159,25 @@ public final class BusConnection {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }, data, nil)
         guard filterAdded != 0 else { throw BusError.noMemory("adding the signal filter") }
+        if !waitingForHello { try connection.sayHello() }
         return connection
+    }
+
+    /// Sends the bus's `Hello` without waiting; its answer sets the unique name (libdbus's
+    /// `dbus_bus_set_unique_name`, for a connection that registers itself).
+    private func sayHello() throws {
+        let hello = try BusMessage.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
+            member: "Hello")
+        // The answer comes from a dispatch while the connection lives; a failure (at close)
+        // sets nothing.
+        let raw = handle
+        pendingHello = try call(hello, timeoutMilliseconds: Self.defaultTimeoutMilliseconds) { result in
+            guard case .success(let reply) = result, case .string(let name)? = try? reply.readValues().first
+            else { return }
+            _ = dbus_bus_set_unique_name(raw, name)
+        }
     }
 
     /// Closes the connection and drops every registered object and signal handler; the object
@@ -171,9 +196,14 @@ public final class BusConnection {
         failPendingReplies()
     }
 
-    /// The unique name the bus gave this connection, such as `:1.42`.
+    /// The unique name the bus gave this connection, such as `:1.42`; empty when the bus has
+    /// not answered `Hello` (this waits for that answer, when it was not waited for at connect).
     public var uniqueName: String {
-        dbus_bus_get_unique_name(handle).map { String(cString: $0) } ?? ""
+        if let pendingHello, !pendingHello.isCompleted {
+            _ = pendingHello.wait(
+                until: MonotonicClock.milliseconds() + UInt64(Self.defaultTimeoutMilliseconds))
+        }
+        return dbus_bus_get_unique_name(handle).map { String(cString: $0) } ?? ""
     }
 
     /// False once the connection was closed or the bus went away.
