@@ -190,7 +190,7 @@ let package = Package(
             name: "CliptabDaemonTests",
             dependencies: [
                 "CliptabClient", "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport",
-                "TestSupport", "cliptabd", "cliptab", "MenuModel",
+                "TestSupport", "cliptabd", "cliptab", "MenuModel", "WaylandSelection",
             ]),
         .testTarget(
             name: "EndToEndTests",

@@ -65,6 +65,25 @@ void CWayland_seat_release(struct wl_proxy *seat) {
     }
 }
 
+struct wl_proxy *CWayland_seat_get_keyboard(struct wl_proxy *seat) {
+    return (struct wl_proxy *)wl_seat_get_keyboard((struct wl_seat *)seat);
+}
+
+void CWayland_keyboard_release(struct wl_proxy *keyboard) {
+    if (wl_proxy_get_version(keyboard) >= WL_KEYBOARD_RELEASE_SINCE_VERSION) {
+        wl_keyboard_release((struct wl_keyboard *)keyboard);
+    } else {
+        wl_keyboard_destroy((struct wl_keyboard *)keyboard);
+    }
+}
+
+int CWayland_seat_has_keyboard(uint32_t capabilities) { return (capabilities & WL_SEAT_CAPABILITY_KEYBOARD) != 0; }
+
+int CWayland_keymap_format_is_xkb_v1(uint32_t format) { return format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1; }
+
+_Static_assert(sizeof(CWayland_seat_listener) == sizeof(struct wl_seat_listener), "");
+_Static_assert(sizeof(CWayland_keyboard_listener) == sizeof(struct wl_keyboard_listener), "");
+
 #define ADD_LISTENER(kind, type)                                                              \
     int CWayland_##kind##_add_listener(struct wl_proxy *proxy, const type *listener, void *data) { \
         return wl_proxy_add_listener(proxy, (void (**)(void))listener, data);                 \
@@ -74,6 +93,8 @@ ADD_LISTENER(callback, CWayland_callback_listener)
 ADD_LISTENER(device, CWayland_device_listener)
 ADD_LISTENER(source, CWayland_source_listener)
 ADD_LISTENER(offer, CWayland_offer_listener)
+ADD_LISTENER(seat, CWayland_seat_listener)
+ADD_LISTENER(keyboard, CWayland_keyboard_listener)
 
 struct wl_proxy *CWayland_manager_create_data_source(struct wl_proxy *manager, const CWayland_protocol *protocol) {
     return wl_proxy_marshal_flags(
@@ -236,6 +257,65 @@ static int sealed_memfd(const char *text, size_t size) {
     return fd;
 }
 
+// Compiles `keymap` into `result` (its context made): the text it would upload, in a
+// sealed memfd of its own. 0, or -1 with errno and *stage.
+static int keymap_finish(CWayland_keymap *result, const char **stage) {
+    char *text = NULL;
+    if (result->keymap) {
+        *stage = "text";
+        text = xkb_keymap_get_as_string(result->keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
+    }
+    if (text) {
+        *stage = "memfd";
+        size_t size = strlen(text) + 1;
+        result->fd = sealed_memfd(text, size);
+        result->size = (uint32_t)size;
+        free(text);
+    }
+    if (result->fd < 0) return -1;
+    *stage = NULL;
+    return 0;
+}
+
+CWayland_keymap *CWayland_keymap_new_from_fd(int32_t fd, uint32_t size, const char **stage) {
+    // A compositor's keymap is some 60 KiB; anything past 4 MiB is not one.
+    *stage = "size";
+    if (size == 0 || size > (4u << 20)) {
+        errno = EFBIG;
+        return NULL;
+    }
+    CWayland_keymap *result = calloc(1, sizeof *result);
+    *stage = "memory";
+    if (!result) return NULL;
+    result->fd = -1;
+    *stage = "map";
+    // Private: from version 7 on the compositor may hand out a descriptor mapped read-only.
+    char *mapped = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED) {
+        int saved = errno;
+        free(result);
+        errno = saved;
+        return NULL;
+    }
+    *stage = "context";
+    errno = 0;
+    result->context = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+    if (result->context) {
+        *stage = "compile";
+        result->keymap = xkb_keymap_new_from_buffer(
+            result->context, mapped, strnlen(mapped, size), XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS);
+    }
+    munmap(mapped, size);
+    if (!result->keymap && errno == 0) errno = EINVAL;
+    if (keymap_finish(result, stage) < 0) {
+        int saved = errno ? errno : EINVAL;
+        CWayland_keymap_free(result);
+        errno = saved;
+        return NULL;
+    }
+    return result;
+}
+
 CWayland_keymap *CWayland_keymap_new(
     const char *rules, const char *model, const char *layout, const char *variant, const char *options,
     const char **stage) {
@@ -251,25 +331,12 @@ CWayland_keymap *CWayland_keymap_new(
         *stage = "compile";
         result->keymap = xkb_keymap_new_from_names(result->context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS);
     }
-    char *text = NULL;
-    if (result->keymap) {
-        *stage = "text";
-        text = xkb_keymap_get_as_string(result->keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
-    }
-    if (text) {
-        *stage = "memfd";
-        size_t size = strlen(text) + 1;
-        result->fd = sealed_memfd(text, size);
-        result->size = (uint32_t)size;
-        free(text);
-    }
-    if (result->fd < 0) {
+    if (keymap_finish(result, stage) < 0) {
         int saved = errno;
         CWayland_keymap_free(result);
         errno = saved;
         return NULL;
     }
-    *stage = NULL;
     return result;
 }
 

@@ -9,7 +9,8 @@ public enum KeyboardError: Error, Equatable, Sendable, CustomStringConvertible {
     /// sandbox that filters it): nothing can type through Wayland.
     case noVirtualKeyboard
     /// libxkbcommon could not make the keymap of these names, failing at this step
-    /// (`context`, `compile`, `text`, `memfd`), with `errno` for the memfd.
+    /// (`size`, `map`, `format`, `context`, `compile`, `text`, `memfd`), with `errno` where it
+    /// tells more (`size`, `map`, `memfd`).
     case keymapFailed(names: String, stage: String, code: Int32)
     /// No key of the keymap gives this keysym (by its name or number).
     case keyNotInKeymap(String)
@@ -24,7 +25,7 @@ public enum KeyboardError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noVirtualKeyboard:
             return "the Wayland compositor offers no virtual keyboard (zwp_virtual_keyboard_manager_v1)"
         case .keymapFailed(let names, let stage, let code):
-            let detail = stage == "memfd" ? ": \(errorText(code))" : ""
+            let detail = ["memfd", "map", "size"].contains(stage) ? ": \(errorText(code))" : ""
             return "libxkbcommon could not make the keymap \(names) (at \(stage)\(detail))"
         case .keyNotInKeymap(let key):
             return "no key of the paste keyboard's keymap types \(key)"

@@ -2,7 +2,8 @@
 import CWayland
 import Glibc
 
-/// The event tables given to libwayland for the registry and the data-control objects.
+/// The event tables given to libwayland for the registry, the seat and its keyboard, and the
+/// data-control objects.
 ///
 /// libwayland keeps a pointer to each table for the life of the objects, so they are
 /// allocated once and never freed. Every event's `data` is the service that made the object,
@@ -60,6 +61,32 @@ enum Listeners {
                 guard let data, let source else { return }
                 service(data).sourceCancelled(source)
             }))
+
+    /// The seat's capabilities (its name is not needed).
+    nonisolated(unsafe) static let seat: UnsafeMutablePointer<CWayland_seat_listener> = table(
+        CWayland_seat_listener(
+            capabilities: { data, _, capabilities in
+                guard let data else { return }
+                service(data).seatCapabilities(capabilities)
+            },
+            name: { _, _, _ in }))
+
+    /// The seat keyboard's keymap; its other events never come to a client without surfaces,
+    /// and mean nothing to this one.
+    nonisolated(unsafe) static let keyboard: UnsafeMutablePointer<CWayland_keyboard_listener> = table(
+        CWayland_keyboard_listener(
+            keymap: { data, _, format, fd, size in
+                guard let data else {
+                    if fd >= 0 { _ = close(fd) }
+                    return
+                }
+                service(data).seatKeymapSent(format: format, fileDescriptor: fd, size: size)
+            },
+            enter: { _, _, _, _, _ in },
+            leave: { _, _, _, _ in },
+            key: { _, _, _, _, _, _ in },
+            modifiers: { _, _, _, _, _, _, _ in },
+            repeat_info: { _, _, _, _ in }))
 
     private static func service(_ data: UnsafeMutableRawPointer) -> WaylandSelectionService {
         Unmanaged<WaylandSelectionService>.fromOpaque(data).takeUnretainedValue()

@@ -10,8 +10,8 @@ import Glibc
 /// every other key from the person's X11 programs.
 public final class WaylandKeymap {
     let handle: OpaquePointer
-    /// The names it was made from.
-    public let names: KeymapNames
+    /// The names it was made from; nil for the seat's keymap.
+    public let names: KeymapNames?
 
     /// Compiles the keymap of `names`.
     public init(_ names: KeymapNames = KeymapNames()) throws(KeyboardError) {
@@ -27,7 +27,27 @@ public final class WaylandKeymap {
         self.names = names
     }
 
+    /// Compiles the keymap a compositor sent (wl_keyboard.keymap): `size` bytes of XKB text
+    /// in `fileDescriptor`, which stays open.
+    public init(compositorKeymap fileDescriptor: Int32, size: UInt32) throws(KeyboardError) {
+        var stage: UnsafePointer<CChar>?
+        guard let made = CWayland_keymap_new_from_fd(fileDescriptor, size, &stage) else {
+            let code = errno
+            throw .keymapFailed(
+                names: "the seat's keymap (\(size) bytes)",
+                stage: stage.map { String(cString: $0) } ?? "compile",
+                code: code)
+        }
+        handle = made
+        names = nil
+    }
+
     deinit { CWayland_keymap_free(handle) }
+
+    /// Which keymap this is, for the log: `the seat's keymap`, or `the keymap layout=de`.
+    public func origin(environment: [String: String]) -> String {
+        names.map { "the keymap \($0.summary(environment: environment))" } ?? "the seat's keymap"
+    }
 
     /// The memfd with the keymap's text (its NUL included); owned by the keymap.
     var fileDescriptor: Int32 { CWayland_keymap_fd(handle) }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CWayland
+import Glibc
 
 /// The paste keyboard, the keystroke marks that tell a chord's reads from earlier ones, and
 /// the activated window's app id.
@@ -33,6 +34,45 @@ extension WaylandSelectionService {
             return made
         } catch {
             throw .connection(error)
+        }
+    }
+
+    /// The keymap of the seat's keyboard as the compositor last sent it: the person's layout.
+    ///
+    /// A virtual keyboard that uploads it changes no key of theirs when it types. nil while
+    /// the seat has no keyboard (or sent no keymap); a failure says why the keymap sent could
+    /// not be read.
+    public var seatKeymap: Result<WaylandKeymap, KeyboardError>? { seatKeymapResult }
+
+    /// The seat's capabilities: once it has a keyboard, that keyboard is got for its keymap.
+    func seatCapabilities(_ capabilities: UInt32) {
+        guard CWayland_seat_has_keyboard(capabilities) != 0, seatKeyboard == nil, let seat else { return }
+        // Inside a dispatch: a failure breaks the connection, which the caller sees next.
+        guard
+            let keyboard = try? ProtocolObject.take(
+                CWayland_seat_get_keyboard(seat.handle), of: display, making: "wl_seat.get_keyboard",
+                destructor: { CWayland_keyboard_release($0) })
+        else { return }
+        seatKeyboard = keyboard
+        CWayland_keyboard_add_listener(keyboard.handle, Listeners.keyboard, selfPointer)
+    }
+
+    /// The seat keyboard's keymap: compiled now (the descriptor is closed here either way).
+    ///
+    /// The compositor sends it again whenever another keyboard becomes the seat's, our own
+    /// virtual keyboard included; each is compiled, at most some 4 MiB of text.
+    func seatKeymapSent(format: UInt32, fileDescriptor: Int32, size: UInt32) {
+        defer { if fileDescriptor >= 0 { _ = close(fileDescriptor) } }
+        guard CWayland_keymap_format_is_xkb_v1(format) != 0 else {
+            seatKeymapResult = .failure(
+                .keymapFailed(
+                    names: "the seat's keymap (format \(format), not XKB text)", stage: "format", code: 0))
+            return
+        }
+        do throws(KeyboardError) {
+            seatKeymapResult = .success(try WaylandKeymap(compositorKeymap: fileDescriptor, size: size))
+        } catch {
+            seatKeymapResult = .failure(error)
         }
     }
 

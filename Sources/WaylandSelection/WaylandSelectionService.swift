@@ -55,6 +55,10 @@ public final class WaylandSelectionService {
     var keystrokesHandled: UInt64 = 0
     /// The marks not answered yet.
     var keystrokeMarks: [SyncCallback] = []
+    /// The seat's keyboard, got once the seat says it has one: only for its keymap.
+    var seatKeyboard: ProtocolObject?
+    /// The keymap the seat sent last (the person's layout), or why it could not be read.
+    var seatKeymapResult: Result<WaylandKeymap, KeyboardError>?
     /// The windows of the foreign-toplevel manager, where the compositor has one.
     var toplevels: OpaquePointer?
 
@@ -103,6 +107,7 @@ public final class WaylandSelectionService {
                 registry.handle, seatGlobal.name, CWayland_seat_interface(), min(seatGlobal.version, 5)),
             of: display, making: "binding wl_seat", destructor: { CWayland_seat_release($0) })
         self.seat = seat
+        CWayland_seat_add_listener(seat.handle, Listeners.seat, selfPointer)
         let version = min(chosen.version, dataControl.version)
         primarySupported = version >= dataControl.primary_version
         let manager = try ProtocolObject.take(
@@ -119,6 +124,9 @@ public final class WaylandSelectionService {
         try followWindows()
         try watcher.watch(display.fileDescriptor, for: .readable)
         try roundTrip("reading the selections")
+        // The seat's capabilities came with that round trip; its keyboard's keymap comes
+        // after one more.
+        if seatKeyboard != nil { try roundTrip("reading the seat's keymap") }
     }
 
     deinit {
@@ -132,6 +140,7 @@ public final class WaylandSelectionService {
         if let toplevels { CWayland_toplevels_free(toplevels) }
         device = nil
         manager = nil
+        seatKeyboard = nil
         seat = nil
         registry = nil
         display.cancelRead()

@@ -7,6 +7,7 @@ import Glibc
 import Posix
 import TestSupport
 import Testing
+import WaylandSelection
 
 /// `PasteToFocus` on a headless sway: the chord through cliptabd's virtual keyboard into a
 /// GTK 3 entry on Wayland and into foot, through XTEST into an X11 program under XWayland;
@@ -20,10 +21,24 @@ struct WaylandPasteTests {
         let daemon: DaemonProcess
         let xDisplay: String
 
-        /// `xtest` false: cliptabd gets no `DISPLAY`, so it has no XTEST.
-        init(xtest: Bool = true) throws {
+        /// The person's own keyboard, when one stands in for theirs (`personLayout`).
+        private var person: (connection: WaylandSelectionService, keyboard: VirtualKeyboard)?
+
+        /// Starts the session and cliptabd in it.
+        ///
+        /// `xtest` false: cliptabd gets no `DISPLAY`, so it has no XTEST. `personLayout`: a
+        /// keyboard of that layout is the seat's before cliptabd starts, as a person's
+        /// keyboard that typed last.
+        init(xtest: Bool = true, personLayout: KeymapNames? = nil) throws {
             sway = try HeadlessSway(xwayland: true)
             xDisplay = try sway.xwaylandDisplay()
+            if let personLayout {
+                let connection = try WaylandSelectionService.connect(display: sway.socketPath)
+                let keyboard = try connection.makeVirtualKeyboard(keymap: try WaylandKeymap(personLayout))
+                _ = try keyboard.type(0xffe1, modifierKeysyms: [])
+                connection.processEvents(now: MonotonicClock.milliseconds())
+                person = (connection, keyboard)
+            }
             // cliptabd runs as the test's user (root), the session as another.
             try sway.allowXClients(of: SessionUser.currentName, display: xDisplay)
             daemon = try DaemonProcess(
@@ -260,5 +275,28 @@ struct WaylandPasteTests {
         #expect(
             try desk.xKeycodes("abcdefghijklmnopqrstuvwxyz")
                 == "38 56 54 40 26 41 42 43 31 44 45 46 58 57 32 33 24 27 39 28 30 55 25 53 29 52")
+    }
+
+    /// cliptabd's keyboard carries the seat's keymap, the person's layout (here Dvorak), not
+    /// a default one: after its paste into an X11 window, XWayland's letters are still on the
+    /// person's keys (a US keymap would have moved 24 of them until the person typed again).
+    @Test func virtualKeyboardTakesThePersonsLayout() throws {
+        let layout = KeymapNames(layout: "us", variant: "dvorak")
+        let desk = try Desk(xtest: false, personLayout: layout)
+        #expect(desk.daemon.log.contains("virtual keyboard with the seat's keymap"), "\(desk.daemon.log)")
+        let tkOut = desk.file("tk.txt")
+        let tk = try desk.tkEntry(tkOut)
+        defer { tk.terminate(graceMilliseconds: 1000) }
+        let row = try desk.add("typed on the person's layout")
+        let result = try desk.paste(row)
+        #expect(result.delivered, "\(result.reason)\n\(desk.daemon.log)")
+        try waitFor("the X11 entry's text") { desk.contents(tkOut) == "typed on the person's layout" }
+        // The X keycode of each letter on the person's layout (evdev code + 8).
+        let dvorak = try WaylandKeymap(layout)
+        let expected = try "abcdefghijklmnopqrstuvwxyz".unicodeScalars.map {
+            String(try dvorak.place(of: $0.value).code + 8)
+        }
+        #expect(expected[21] == "60", "v is on the key of US '.' in Dvorak")
+        #expect(try desk.xKeycodes("abcdefghijklmnopqrstuvwxyz") == expected.joined(separator: " "))
     }
 }

@@ -58,6 +58,25 @@ typedef struct CWayland_callback_listener {
     void (*done)(void *data, struct wl_proxy *callback, uint32_t serial);
 } CWayland_callback_listener;
 
+/// Events of the seat.
+typedef struct CWayland_seat_listener {
+    void (*capabilities)(void *data, struct wl_proxy *seat, uint32_t capabilities);
+    void (*name)(void *data, struct wl_proxy *seat, const char *name);
+} CWayland_seat_listener;
+
+/// Events of the seat's keyboard (only the keymap matters to a client without surfaces).
+typedef struct CWayland_keyboard_listener {
+    void (*keymap)(void *data, struct wl_proxy *keyboard, uint32_t format, int32_t fd, uint32_t size);
+    void (*enter)(void *data, struct wl_proxy *keyboard, uint32_t serial, struct wl_proxy *surface,
+                  struct wl_array *keys);
+    void (*leave)(void *data, struct wl_proxy *keyboard, uint32_t serial, struct wl_proxy *surface);
+    void (*key)(void *data, struct wl_proxy *keyboard, uint32_t serial, uint32_t time, uint32_t key,
+                uint32_t state);
+    void (*modifiers)(void *data, struct wl_proxy *keyboard, uint32_t serial, uint32_t depressed,
+                      uint32_t latched, uint32_t locked, uint32_t group);
+    void (*repeat_info)(void *data, struct wl_proxy *keyboard, int32_t rate, int32_t delay);
+} CWayland_keyboard_listener;
+
 /// The display's registry (wl_display.get_registry).
 struct wl_proxy *CWayland_display_get_registry(struct wl_display *display);
 /// A callback that is done once the compositor has handled every request before it.
@@ -69,12 +88,22 @@ struct wl_proxy *CWayland_registry_bind(
 const struct wl_interface *CWayland_seat_interface(void);
 /// wl_seat.release (version 5 and later), else only the proxy's destruction.
 void CWayland_seat_release(struct wl_proxy *seat);
+/// wl_seat.get_keyboard.
+struct wl_proxy *CWayland_seat_get_keyboard(struct wl_proxy *seat);
+/// wl_keyboard.release (version 3 and later), else only the proxy's destruction.
+void CWayland_keyboard_release(struct wl_proxy *keyboard);
+/// True when `capabilities` (of wl_seat.capabilities) has a keyboard.
+int CWayland_seat_has_keyboard(uint32_t capabilities);
+/// True when `format` (of wl_keyboard.keymap) is XKB's text format, version 1.
+int CWayland_keymap_format_is_xkb_v1(uint32_t format);
 
 int CWayland_registry_add_listener(struct wl_proxy *registry, const CWayland_registry_listener *listener, void *data);
 int CWayland_callback_add_listener(struct wl_proxy *callback, const CWayland_callback_listener *listener, void *data);
 int CWayland_device_add_listener(struct wl_proxy *device, const CWayland_device_listener *listener, void *data);
 int CWayland_source_add_listener(struct wl_proxy *source, const CWayland_source_listener *listener, void *data);
 int CWayland_offer_add_listener(struct wl_proxy *offer, const CWayland_offer_listener *listener, void *data);
+int CWayland_seat_add_listener(struct wl_proxy *seat, const CWayland_seat_listener *listener, void *data);
+int CWayland_keyboard_add_listener(struct wl_proxy *keyboard, const CWayland_keyboard_listener *listener, void *data);
 
 /// manager.create_data_source.
 struct wl_proxy *CWayland_manager_create_data_source(struct wl_proxy *manager, const CWayland_protocol *protocol);
@@ -137,6 +166,10 @@ typedef struct CWayland_keymap CWayland_keymap;
 CWayland_keymap *CWayland_keymap_new(
     const char *rules, const char *model, const char *layout, const char *variant, const char *options,
     const char **stage);
+/// Compiles the keymap the compositor sent in `fd` (`size` bytes with the NUL, at most
+/// 4 MiB; wl_keyboard.keymap), into a keymap of its own memfd; NULL with errno and `*stage`
+/// on failure. `fd` stays open.
+CWayland_keymap *CWayland_keymap_new_from_fd(int32_t fd, uint32_t size, const char **stage);
 /// Frees the keymap and closes its memfd.
 void CWayland_keymap_free(CWayland_keymap *keymap);
 /// The memfd holding the keymap text (with its NUL) and its size.

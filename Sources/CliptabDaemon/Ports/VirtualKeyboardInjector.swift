@@ -35,7 +35,7 @@ public final class VirtualKeyboardInjector: KeyInjector {
     public var summary: String {
         if let keyboard = keyboards.current {
             return
-                "virtual keyboard with the keymap \(keyboards.keymapSummary(environment: Self.environment)) "
+                "virtual keyboard with \(keyboards.keymapSummary(environment: Self.environment)) "
                 + "(\(keyboard.keymap.keyCount) keys, \(keyboard.keymap.layoutCount) layouts)"
         }
         return "no virtual keyboard: \(keyboards.failure.map { "\($0)" } ?? "not connected")"
