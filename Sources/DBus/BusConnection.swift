@@ -118,9 +118,9 @@ public final class BusConnection {
     /// Opens a private connection to the bus at `address` and registers with it; nil means
     /// the session bus named by `DBUS_SESSION_BUS_ADDRESS`.
     ///
-    /// With `waitingForHello` false, the bus's `Hello` is sent and not waited for: the bus
-    /// serves a connection's messages in order, so calls sent next are served after it, and
-    /// its answer (the unique name) is read with theirs. A process that makes one call then
+    /// With `waitingForHello` false, the bus's `Hello` is sent (the connection authenticated)
+    /// and not waited for: the bus serves a connection's messages in order, so calls sent next
+    /// are served after it, and its answer (the unique name) is read with theirs. A process that makes one call then
     /// waits for one round trip less. The connection never exits the process when the bus
     /// goes away (`isConnected` becomes false instead).
     public static func connect(address: String? = nil, waitingForHello: Bool = true) throws -> BusConnection {
@@ -178,6 +178,10 @@ public final class BusConnection {
             else { return }
             _ = dbus_bus_set_unique_name(raw, name)
         }
+        // Written now: libdbus authenticates before its first write and waits for the bus
+        // without a limit while it does, so that wait stays inside `connect`, which callers
+        // bound (the CLI with its watchdog). A call waited for later has its own timeout.
+        dbus_connection_flush(handle)
     }
 
     /// Closes the connection and drops every registered object and signal handler; the object
