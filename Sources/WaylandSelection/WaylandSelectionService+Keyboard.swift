@@ -41,8 +41,20 @@ extension WaylandSelectionService {
     ///
     /// A virtual keyboard that uploads it changes no key of theirs when it types. nil while
     /// the seat has no keyboard (or sent no keymap); a failure says why the keymap sent could
-    /// not be read.
-    public var seatKeymap: Result<WaylandKeymap, KeyboardError>? { seatKeymapResult }
+    /// not be read. Compiled at each call: only the compositor's descriptor is kept, so that
+    /// an idle connection holds no compiled keymap it does not use.
+    public var seatKeymap: Result<WaylandKeymap, KeyboardError>? {
+        switch seatKeymapSource {
+        case nil: return nil
+        case .unusable(let error): return .failure(error)
+        case .file(let file):
+            do throws(KeyboardError) {
+                return .success(try WaylandKeymap(compositorKeymap: file.fileDescriptor, size: file.size))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
 
     /// The seat's capabilities: once it has a keyboard, that keyboard is got for its keymap.
     func seatCapabilities(_ capabilities: UInt32) {
@@ -57,23 +69,19 @@ extension WaylandSelectionService {
         CWayland_keyboard_add_listener(keyboard.handle, Listeners.keyboard, selfPointer)
     }
 
-    /// The seat keyboard's keymap: compiled now (the descriptor is closed here either way).
+    /// The seat keyboard's keymap: its descriptor is kept (the one kept before is closed).
     ///
     /// The compositor sends it again whenever another keyboard becomes the seat's, our own
-    /// virtual keyboard included; each is compiled, at most some 4 MiB of text.
+    /// virtual keyboard included.
     func seatKeymapSent(format: UInt32, fileDescriptor: Int32, size: UInt32) {
-        defer { if fileDescriptor >= 0 { _ = close(fileDescriptor) } }
+        let file = SeatKeymapFile(fileDescriptor: fileDescriptor, size: size)
         guard CWayland_keymap_format_is_xkb_v1(format) != 0 else {
-            seatKeymapResult = .failure(
+            seatKeymapSource = .unusable(
                 .keymapFailed(
                     names: "the seat's keymap (format \(format), not XKB text)", stage: "format", code: 0))
             return
         }
-        do throws(KeyboardError) {
-            seatKeymapResult = .success(try WaylandKeymap(compositorKeymap: fileDescriptor, size: size))
-        } catch {
-            seatKeymapResult = .failure(error)
-        }
+        seatKeymapSource = .file(file)
     }
 
     /// Notes that a chord was just sent; returns the mark's number, which
@@ -131,4 +139,26 @@ extension WaylandSelectionService {
         }
         toplevels = made
     }
+}
+
+/// Where the seat's keymap is: the compositor's descriptor, or why it cannot be read.
+enum SeatKeymapSource {
+    case file(SeatKeymapFile)
+    case unusable(KeyboardError)
+}
+
+/// A keymap descriptor the compositor sent (wl_keyboard.keymap): owned, closed at the end.
+final class SeatKeymapFile {
+    /// The descriptor, read with `mmap` (private, read-only) when the keymap is compiled.
+    let fileDescriptor: Int32
+    /// The keymap's size in bytes, its NUL included.
+    let size: UInt32
+
+    /// Takes `fileDescriptor`.
+    init(fileDescriptor: Int32, size: UInt32) {
+        self.fileDescriptor = fileDescriptor
+        self.size = size
+    }
+
+    deinit { if fileDescriptor >= 0 { _ = close(fileDescriptor) } }
 }

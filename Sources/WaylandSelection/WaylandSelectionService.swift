@@ -57,8 +57,8 @@ public final class WaylandSelectionService {
     var keystrokeMarks: [SyncCallback] = []
     /// The seat's keyboard, got once the seat says it has one: only for its keymap.
     var seatKeyboard: ProtocolObject?
-    /// The keymap the seat sent last (the person's layout), or why it could not be read.
-    var seatKeymapResult: Result<WaylandKeymap, KeyboardError>?
+    /// The keymap the seat sent last (the person's layout), or why it cannot be read.
+    var seatKeymapSource: SeatKeymapSource?
     /// The windows of the foreign-toplevel manager, where the compositor has one.
     var toplevels: OpaquePointer?
 
@@ -141,6 +141,7 @@ public final class WaylandSelectionService {
         device = nil
         manager = nil
         seatKeyboard = nil
+        seatKeymapSource = nil
         seat = nil
         registry = nil
         display.cancelRead()
