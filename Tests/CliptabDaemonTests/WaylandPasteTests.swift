@@ -151,6 +151,17 @@ struct WaylandPasteTests {
                 appID: "Xpastetarget")
         }
 
+        /// Pastes a new row of `text` into a Tk entry under XWayland and waits until the entry
+        /// holds it; returns the entry's program, to be stopped after.
+        func pasteIntoTkEntry(_ text: String) throws -> ChildProcess {
+            let out = file("tk.txt")
+            let tk = try tkEntry(out)
+            let result = try paste(try add(text))
+            #expect(result.delivered, "\(result.reason)\n\(daemon.log)")
+            try waitFor("the X11 entry's text") { contents(out) == text }
+            return tk
+        }
+
         /// The X keycodes of the letters `letters` in XWayland's keymap, as an X11 client
         /// sees them (0: no key types it), space-separated.
         func xKeycodes(_ letters: String) throws -> String {
@@ -264,13 +275,8 @@ struct WaylandPasteTests {
     /// must be the whole layout (every letter on its US key), not just the chord's keys.
     @Test func virtualKeyboardIntoX11KeepsTheKeymap() throws {
         let desk = try Desk(xtest: false)
-        let tkOut = desk.file("tk.txt")
-        let tk = try desk.tkEntry(tkOut)
+        let tk = try desk.pasteIntoTkEntry("typed by the virtual keyboard")
         defer { tk.terminate(graceMilliseconds: 1000) }
-        let row = try desk.add("typed by the virtual keyboard")
-        let result = try desk.paste(row)
-        #expect(result.delivered, "\(result.reason)\n\(desk.daemon.log)")
-        try waitFor("the X11 entry's text") { desk.contents(tkOut) == "typed by the virtual keyboard" }
         #expect(desk.daemon.log.contains("through the virtual keyboard to the window"))
         #expect(
             try desk.xKeycodes("abcdefghijklmnopqrstuvwxyz")
@@ -284,13 +290,8 @@ struct WaylandPasteTests {
         let layout = KeymapNames(layout: "us", variant: "dvorak")
         let desk = try Desk(xtest: false, personLayout: layout)
         #expect(desk.daemon.log.contains("virtual keyboard with the seat's keymap"), "\(desk.daemon.log)")
-        let tkOut = desk.file("tk.txt")
-        let tk = try desk.tkEntry(tkOut)
+        let tk = try desk.pasteIntoTkEntry("typed on the person's layout")
         defer { tk.terminate(graceMilliseconds: 1000) }
-        let row = try desk.add("typed on the person's layout")
-        let result = try desk.paste(row)
-        #expect(result.delivered, "\(result.reason)\n\(desk.daemon.log)")
-        try waitFor("the X11 entry's text") { desk.contents(tkOut) == "typed on the person's layout" }
         // The X keycode of each letter on the person's layout (evdev code + 8).
         let dvorak = try WaylandKeymap(layout)
         let expected = try "abcdefghijklmnopqrstuvwxyz".unicodeScalars.map {
