@@ -30,6 +30,10 @@ public final class HeadlessDesktop {
     private let directory: TemporaryDirectory
     private let home: String
 
+    /// The address of the session bus the compositor serves its D-Bus APIs on (mutter's
+    /// `org.gnome.Mutter.RemoteDesktop`).
+    public var busAddress: String { bus.address }
+
     /// The absolute path of the compositor's socket, a `WAYLAND_DISPLAY` for any process.
     public var socketPath: String { "\(runtimeDirectory)/\(socketName)" }
 

@@ -204,7 +204,10 @@ public final class RemoteDesktopPortal {
                     "you refused to let cliptabd type in the desktop's remote-desktop dialog, so it cannot type into "
                     + "Wayland windows: press Ctrl+V (Ctrl+Shift+V in a terminal) yourself, or restart cliptabd "
                     + "to be asked again"
+                // The portal closes the session itself; its Closed signal must not undo this.
+                startingSession = nil
                 state = .refused(reason)
+                Log.line("no remote-desktop session: \(reason)", level: .warning)
                 return finishWaiters(NoPasteTarget(reason))
             }
             if offeredToken { tokenFile?.remove() }

@@ -52,6 +52,11 @@ extension ClipboardPolicy {
     /// next paste.
     public static let maxPrepareMilliseconds: UInt64 = 20_000
 
+    /// How long a paste waits after the injector became able to type later than at once (a
+    /// consent dialog was answered), in milliseconds: the dialog's window gives the focus
+    /// back to the target meanwhile.
+    public static let afterConsentMilliseconds: UInt64 = 300
+
     /// The most Left chords a paste sends to put the caret at a template's `{cursor}`.
     public static let maxCaretChords = 1000
 
@@ -86,7 +91,7 @@ extension ClipboardPolicy {
     var pasteDeadline: UInt64? {
         var deadlines = waiting.map(\.startBy)
         if let run = current, run.phase == .waiting { deadlines.append(run.settleDeadline ?? run.deadline) }
-        if let run = current, run.phase == .preparing { deadlines.append(run.deadline) }
+        if let run = current, run.phase == .preparing { deadlines.append(run.readyAt ?? run.deadline) }
         return deadlines.min()
     }
 
@@ -102,11 +107,17 @@ extension ClipboardPolicy {
         }
         run.phase = .preparing
         run.deadline = clock() + Self.maxPrepareMilliseconds
+        var waited = false
         injector?.prepare { [weak self] refusal in
             guard let self, self.current === run, run.phase == .preparing else { return }
             if let refusal { return self.copyInstead(run, refusal) }
-            self.readPrevious(run)
+            // A consent dialog that just closed gives the focus back to the target after
+            // the portal answered: keys sent at once reached the dialog in part (measured
+            // on GNOME: the Ctrl of Ctrl+V was lost and a bare "v" was typed).
+            guard waited else { return self.readPrevious(run) }
+            run.readyAt = self.clock() + Self.afterConsentMilliseconds
         }
+        waited = true
     }
 
     /// Nothing to type into: the text becomes a plain copy, for a paste by hand, and the
@@ -193,7 +204,10 @@ extension ClipboardPolicy {
         let late = waiting.filter { $0.startBy <= now }
         waiting.removeAll { $0.startBy <= now }
         for run in late { dropLate(run) }
-        if let run = current, run.phase == .preparing, now >= run.deadline {
+        if let run = current, run.phase == .preparing, let ready = run.readyAt, now >= ready {
+            return readPrevious(run)
+        }
+        if let run = current, run.phase == .preparing, run.readyAt == nil, now >= run.deadline {
             return copyInstead(
                 run,
                 NoPasteTarget(

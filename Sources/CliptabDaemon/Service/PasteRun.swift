@@ -48,6 +48,9 @@ final class PasteRun {
     var stamp: OwnershipStamp?
     /// When the wait for the injector (`preparing`) or for the fetch (`waiting`) ends.
     var deadline: UInt64 = 0
+    /// When the injector, ready later than at once, may type: after the consent dialog gave
+    /// the focus back.
+    var readyAt: UInt64?
     /// After a fetch: when the target has been quiet long enough to restore.
     var settleDeadline: UInt64?
     var delivered = false

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+import DaemonTestSupport
+import Foundation
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// `PasteToFocus` into a Wayland window on a GNOME-like session through the XDG
+/// RemoteDesktop portal: the real xdg-desktop-portal (1.16) with a test backend that types
+/// through mutter's own remote-desktop API into a GTK 3 entry on headless mutter.
+@Suite(.serialized)
+struct PortalPasteTests {
+    /// With consent the chord lands in the entry, another program's clipboard comes back,
+    /// and the consent is asked once for the daemon's life; xdg-desktop-portal 1.16 (its
+    /// RemoteDesktop is version 1) has no persistent sessions, so no `persist_mode` is sent
+    /// and no restore token kept.
+    @Test func pasteLandsThroughThePortal() throws {
+        let desk = try PortalDesk(consent: "grant")
+        try desk.add("über portal ✓", row: 0)
+        try desk.add(" again", row: 1)
+        try desk.ownClipboard("before the paste")
+
+        let first = try desk.paste(0)
+        #expect(first.delivered && first.reason.isEmpty, "\(first.reason)\n\(desk.daemon.log)")
+        _ = eventually { desk.field == "über portal ✓" }
+        #expect(desk.field == "über portal ✓")
+        try waitFor("the clipboard to come back") { try desk.clipboard() == "before the paste" }
+
+        let second = try desk.paste(1)
+        #expect(second.delivered, "\(second.reason)")
+        _ = eventually { desk.field == "über portal ✓ again" }
+        #expect(desk.field == "über portal ✓ again", "\(desk.backendLog)\n\(desk.daemon.log)")
+        #expect(try desk.clipboard() == "before the paste")
+        #expect(desk.consents == ["grant"], "\(desk.backendLog)")
+        #expect(desk.backendLog.contains("types=1 persist=None"), "\(desk.backendLog)")
+        #expect(
+            desk.backendLog.contains("key 0xffe3 1\nkey 0x76 1\nkey 0x76 0\nkey 0xffe3 0"),
+            "\(desk.backendLog)")
+        #expect(desk.daemon.log.contains("(portal version 1)"), "\(desk.daemon.log)")
+        #expect(access(desk.daemon.dataDirectory + "/remote-desktop-token", F_OK) != 0)
+    }
+
+    /// A refused consent answers the paste at once with why and what to do, leaves the text
+    /// on the clipboard for a paste by hand, types nothing, and is not asked again.
+    @Test func refusedConsentLeavesTheTextOnTheClipboard() throws {
+        let desk = try PortalDesk(consent: "refuse")
+        try desk.add("refused text", row: 0)
+        try desk.ownClipboard("before the paste")
+
+        let first = try desk.paste(0)
+        #expect(!first.delivered)
+        #expect(first.reason.contains("you refused to let cliptabd type"), "\(first.reason)")
+        #expect(first.reason.contains("press Ctrl+V"), "\(first.reason)")
+        #expect(
+            first.reason.hasSuffix("the text is on the clipboard instead, to paste by hand"),
+            "\(first.reason)")
+        #expect(try desk.clipboard() == "refused text")
+
+        let started = MonotonicClock.milliseconds()
+        let second = try desk.paste(0)
+        #expect(!second.delivered && second.reason == first.reason, "\(second.reason)")
+        #expect(MonotonicClock.milliseconds() - started < 2_000)
+        #expect(desk.consents == ["refuse"], "\(desk.backendLog)")
+        #expect(desk.field.isEmpty)
+        #expect(!desk.backendLog.contains("key "), "\(desk.backendLog)")
+    }
+}
