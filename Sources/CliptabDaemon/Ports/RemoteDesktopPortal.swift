@@ -63,6 +63,10 @@ public final class RemoteDesktopPortal {
     /// Whether the restore token went with this session's `SelectDevices`.
     private var offeredToken = false
     private var tokenCount = 0
+    /// The chord's key calls not sent yet, with their session.
+    private var queuedKeys: [(String, BusMessage)] = []
+    /// True while a key call awaits its answer.
+    private var keyInFlight = false
     private var matched = false
 
     /// Makes the portal client on `bus`, keeping its restore token in `tokenFile` (nil: none
@@ -100,31 +104,55 @@ public final class RemoteDesktopPortal {
 
     /// Types `chord` through the session: each key's press, then the releases in reverse.
     ///
-    /// The keysyms are sent at once, unanswered calls in order on the bus; a failed one
-    /// drops the session, so that the next paste starts another. The person's held
-    /// modifiers are not pressed again: the portal keeps its keyboard apart.
+    /// The keys go one call at a time, each after the portal answered the one before:
+    /// xdg-desktop-portal handles its callers' calls in worker threads, so calls sent
+    /// together reach the desktop in any order (measured: the Ctrl of Ctrl+V lost, a "v"
+    /// released before it was pressed, repeating). The portal forwards a key before it
+    /// answers. A refused key drops the session, so that the next paste starts another.
+    /// The person's held modifiers are not pressed again: the portal keeps its keyboard apart.
     public func type(_ chord: KeyChord) throws {
         guard case .started(let session) = state else {
             throw NoPasteTarget(
                 "the desktop's remote-desktop session ended before the paste chord; paste again")
         }
         let keys = chord.modifiers + [chord.key]
-        let events = keys.map { ($0, UInt32(1)) } + keys.reversed().map { ($0, UInt32(0)) }
+        let events = keys.map { ($0, true) } + keys.reversed().map { ($0, false) }
         for (keysym, pressed) in events {
             let message = try BusMessage.methodCall(
                 destination: Self.busName, path: Self.objectPath, interface: Self.interface,
                 member: "NotifyKeyboardKeysym")
             try message.append([
                 .objectPath(session), Self.options([]), .int32(Int32(truncatingIfNeeded: keysym)),
-                .uint32(pressed),
+                .uint32(pressed ? 1 : 0),
             ])
+            queuedKeys.append((session, message))
+        }
+        sendNextKey()
+    }
+
+    /// Sends the first queued key unless one is awaiting its answer.
+    private func sendNextKey() {
+        guard !keyInFlight, !queuedKeys.isEmpty else { return }
+        let (session, message) = queuedKeys.removeFirst()
+        do {
             try bus.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
-                guard case .failure(let error) = result, let self else { return }
-                Log.line(
-                    "the portal refused a key of the paste chord: \(error); the session is dropped",
-                    level: .warning)
-                self.drop(session)
+                guard let self else { return }
+                self.keyInFlight = false
+                if case .failure(let error) = result {
+                    Log.line(
+                        "the portal refused a key of the paste chord: \(error); the session is dropped",
+                        level: .warning)
+                    self.queuedKeys.removeAll()
+                    return self.drop(session)
+                }
+                self.sendNextKey()
             }
+            keyInFlight = true
+        } catch {
+            Log.line(
+                "a key of the paste chord was not sent: \(error); the session is dropped", level: .warning)
+            queuedKeys.removeAll()
+            drop(session)
         }
     }
 
