@@ -23,6 +23,9 @@ final class PortalDesk {
         case gnome
         /// `RemoteDesktopTestBackend`, answering `grant` or `refuse`.
         case test(consent: String)
+        /// No xdg-desktop-portal: `RemoteDesktopTestFrontend` in its place, a version 2
+        /// portal with restore tokens.
+        case tokenFrontend
     }
 
     let mutter: HeadlessDesktop
@@ -95,15 +98,20 @@ final class PortalDesk {
             }
             try RemoteDesktopTestBackend.portalFile.write(
                 toFile: "\(portals)/cliptabtest.portal", atomically: true, encoding: .utf8)
+        case .tokenFrontend:
+            let frontend = try ChildProcess.spawn(
+                python,
+                ["-c", RemoteDesktopTestFrontend.script, daemon.bus.address, mutter.busAddress, state.path],
+                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                stderr: .null)
+            helpers.append(frontend)
+            guard frontend.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+                throw FixtureError("the stand-in portal frontend did not start")
+            }
         }
-        // The real frontend, told of no portal but the desk's.
-        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
-        let portal = try ChildProcess.spawn(
-            "/usr/libexec/xdg-desktop-portal", [], environment: environment, stdout: .null, stderr: .null)
-        helpers.append(portal)
-        try waitFor("xdg-desktop-portal on the bus", milliseconds: 20_000) {
-            guard portal.isRunning else { throw FixtureError("xdg-desktop-portal ended early") }
-            return Self.hasOwner(RemoteDesktopPortalName.desktop, on: client)
+        if case .tokenFrontend = backend {
+        } else {
+            helpers.append(try Self.startFrontend(environment, portals: portals, client: client))
         }
         fieldPath = state.appending("field.txt")
         entry = try ChildProcess.spawn(
@@ -114,6 +122,22 @@ final class PortalDesk {
             throw FixtureError("the GTK entry did not get the focus on mutter")
         }
         try daemon.call("CreateTable", [s("t")])
+    }
+
+    /// Starts the real xdg-desktop-portal, told of no portal but the desk's in `portals`,
+    /// and waits until it owns its name.
+    private static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
+        -> ChildProcess
+    {
+        var environment = base
+        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
+        let portal = try ChildProcess.spawn(
+            "/usr/libexec/xdg-desktop-portal", [], environment: environment, stdout: .null, stderr: .null)
+        try waitFor("xdg-desktop-portal on the bus", milliseconds: 20_000) {
+            guard portal.isRunning else { throw FixtureError("xdg-desktop-portal ended early") }
+            return hasOwner(RemoteDesktopPortalName.desktop, on: client)
+        }
+        return portal
     }
 
     deinit {
@@ -193,6 +217,9 @@ final class PortalDesk {
 
     /// The GTK entry's text.
     var field: String { Self.read(fieldPath) }
+
+    /// The stand-in frontend's record of the calls it got.
+    var frontendLog: String { Self.read(state.appending("frontend.log")) }
 
     /// The answers the backend's dialog gave, one per `Start` that asked.
     var consents: [String] {

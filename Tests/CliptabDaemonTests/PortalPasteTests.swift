@@ -116,4 +116,47 @@ struct PortalPasteTests {
         #expect(try desk.clipboard() == "cancelled text")
         #expect(desk.field.isEmpty)
     }
+
+    /// Where the portal keeps consents (version 2, as xdg-desktop-portal 1.17 and later;
+    /// a stand-in here, as Debian 12 ships 1.16), `persist_mode` 2 is asked, the restore
+    /// token is kept mode 0600 in the data directory, and the next daemon starts its session
+    /// with it, asking no consent, and keeps the new token the portal gave.
+    @Test func restoreTokenServesTheNextDaemon() throws {
+        let desk = try PortalDesk(.tokenFrontend)
+        try desk.add("kept consent ✓", row: 0)
+        try desk.ownClipboard("before the paste")
+
+        let first = try desk.paste(0)
+        #expect(first.delivered, "\(first.reason)\n\(desk.daemon.log)")
+        _ = eventually { desk.field == "kept consent ✓" }
+        #expect(desk.field == "kept consent ✓")
+        _ = eventually { (try? desk.clipboard()) == "before the paste" }
+        #expect(try desk.clipboard() == "before the paste")
+        let tokenPath = desk.daemon.dataDirectory + "/remote-desktop-token"
+        var status = stat()
+        #expect(
+            stat(tokenPath, &status) == 0 && status.st_mode & 0o777 == 0o600,
+            "\(String(status.st_mode, radix: 8))")
+        let token = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        #expect(
+            desk.frontendLog.contains(
+                "SelectDevices types=1 persist_mode=2 restore_token=None\nStart restore_token=\(token)\n"),
+            "\(desk.frontendLog)")
+
+        try desk.daemon.restart(SIGTERM)
+        let second = try desk.paste(0)
+        #expect(second.delivered, "\(second.reason)\n\(desk.daemon.log)")
+        _ = eventually { desk.field == "kept consent ✓kept consent ✓" }
+        #expect(desk.field == "kept consent ✓kept consent ✓")
+        #expect(
+            desk.frontendLog.contains("SelectDevices types=1 persist_mode=2 restore_token=\(token)\n"),
+            "\(desk.frontendLog)")
+        #expect(desk.consents == ["grant"], "\(desk.frontendLog)")
+        let renewed = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        #expect(
+            renewed != token && desk.frontendLog.hasSuffix("Start restore_token=\(renewed)\n"),
+            "\(desk.frontendLog)")
+    }
 }
