@@ -325,6 +325,8 @@ public final class RemoteDesktopPortal {
                 destination: Self.busName, path: session, interface: Self.sessionInterface, member: "Close")
         else { return }
         try? message.setNoReplyExpected(true)
+        // A portal that left is not started again just to close what it no longer has.
+        try? message.setAutoStart(false)
         _ = try? bus.send(message)
     }
 
@@ -360,9 +362,13 @@ public final class RemoteDesktopPortal {
             let values = try? message.readValues(), values.count == 3, case .string(let name) = values[0],
             case .string("") = values[2], name == portalOwner
         {
-            // The portal left the bus: its sessions went with it.
+            // The portal left the bus: its sessions went with it, and a start under way
+            // will get no answer.
             portalOwner = nil
             if case .started(let session) = state { drop(session) }
+            if case .starting = state {
+                finish(NoPasteTarget("the desktop portal left the bus before it answered; paste again"))
+            }
             return
         }
         guard let owner = portalOwner, message.sender == owner else { return }
