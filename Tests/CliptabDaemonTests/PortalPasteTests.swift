@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DaemonTestSupport
 import Foundation
 import Glibc
@@ -77,6 +78,12 @@ struct PortalPasteTests {
 
         let answer = try desk.startPaste(0)
         try desk.waitForDialog()
+        // Other clients are served while the dialog is up.
+        let other = try desk.daemon.connect()
+        let asked = MonotonicClock.milliseconds()
+        #expect(
+            try Cliptab.strings(CliptabClient.call(other, "ListTables", [], timeout: 2_000).first) == ["t"])
+        #expect(MonotonicClock.milliseconds() - asked < 1_000)
         // Tab to the "allow remote interaction" switch and Space turns it on (Share is
         // insensitive until then); Alt+S is Share's mnemonic, and the first one after the
         // switch is often not taken (measured): it is pressed again while no answer comes.
