@@ -44,13 +44,15 @@ public final class DaemonProcess {
     /// `$HOME/.config/cliptab/cliptab.conf`, runs `prepare` on the new home, starts the daemon
     /// with `arguments` and `environment`, and waits until it answers on the bus.
     ///
-    /// `executable` defaults to the `cliptabd` built beside the running test bundle.
+    /// `executable` defaults to the `cliptabd` built beside the running test bundle; `bus`
+    /// is a session bus shared with other programs of the test (nil: a private one).
     public init(
-        config: String? = nil, dataDirectory: String? = nil, arguments: [String] = [],
+        bus shared: PrivateBus? = nil, config: String? = nil, dataDirectory: String? = nil,
+        arguments: [String] = [],
         environment: [String: String] = [:], withDisplay: Bool = false, executable: String? = nil,
         homePrefix: String = "cliptabd-test", prepare: (TemporaryDirectory) throws -> Void = { _ in }
     ) throws {
-        bus = try PrivateBus()
+        bus = try shared ?? PrivateBus()
         home = try TemporaryDirectory(prefix: homePrefix)
         virtualDisplay = withDisplay ? try VirtualDisplay() : nil
         self.dataDirectory = dataDirectory ?? home.appending("data/cliptab")

@@ -30,11 +30,20 @@ public final class HeadlessDesktop {
     private let directory: TemporaryDirectory
     private let home: String
 
+    /// The address of the session bus the compositor serves its D-Bus APIs on (mutter's
+    /// `org.gnome.Mutter.RemoteDesktop`).
+    public var busAddress: String { bus.address }
+
     /// The absolute path of the compositor's socket, a `WAYLAND_DISPLAY` for any process.
     public var socketPath: String { "\(runtimeDirectory)/\(socketName)" }
 
     /// Starts `compositor` and waits at most `timeoutMilliseconds` for its socket.
-    public init(_ compositor: Compositor, timeoutMilliseconds: Int = 20_000) throws {
+    ///
+    /// `bus` is the session bus to serve its D-Bus APIs on, shared with the programs of a
+    /// test (xdg-desktop-portal-gnome needs mutter's on its own bus); nil starts a private one.
+    public init(_ compositor: Compositor, bus shared: PrivateBus? = nil, timeoutMilliseconds: Int = 20_000)
+        throws
+    {
         directory = try TemporaryDirectory(prefix: "cliptab-\(compositor.rawValue)")
         runtimeDirectory = directory.appending("runtime")
         home = directory.appending("home")
@@ -43,7 +52,7 @@ public final class HeadlessDesktop {
         }
         logPath = directory.appending("\(compositor.rawValue).log")
         var environment = HeadlessSway.baseEnvironment(home: home, runtime: runtimeDirectory)
-        bus = try PrivateBus(environment: environment)
+        bus = try shared ?? PrivateBus(environment: environment)
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
         let command: [String]
         switch compositor {

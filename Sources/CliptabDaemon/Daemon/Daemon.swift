@@ -138,7 +138,9 @@ public final class Daemon {
         let configured = try ConfiguredService(
             configurator: configurator, configuration: configuration, tables: tables
         ) { settings in
-            let clipboard = makeClipboard(settings, choice: configuration.backend, announcer: publisher)
+            let clipboard = makeClipboard(
+                settings, choice: configuration.backend, announcer: publisher,
+                portal: portal(on: bus, configuration: configuration))
             self.clipboard = clipboard
             Log.line("clipboard: \(clipboard.backend.summary)")
             return clipboard
@@ -205,7 +207,8 @@ public final class Daemon {
     /// The clipboard over the backend `choice` names: Wayland's data-control where the
     /// session has it (or where it is asked for), X11 otherwise.
     private func makeClipboard(
-        _ settings: ClipboardSettings, choice: ClipboardBackendChoice, announcer: ChangeAnnouncer
+        _ settings: ClipboardSettings, choice: ClipboardBackendChoice, announcer: ChangeAnnouncer,
+        portal: RemoteDesktopPortal?
     ) -> ClipboardPolicy {
         var note: String?
         if choice != .x11, let waylandDisplay {
@@ -215,7 +218,7 @@ public final class Daemon {
             if choice == .wayland || backend.connectError == nil {
                 let injector = WaylandSessionInjector(
                     wayland: VirtualKeyboardInjector(backend: backend, keyboards: keyboards),
-                    x11Display: display,
+                    portal: portal.map { PortalKeyInjector(portal: $0, xtest: nil) }, x11Display: display,
                     settings: settings)
                 Log.line("paste keys: \(injector.summary)")
                 return ClipboardPolicy(
@@ -228,9 +231,29 @@ public final class Daemon {
         }
         let backend = X11SelectionBackend(
             display: display, settings: settings, waylandNote: note, blindSpot: xwaylandBlindSpot())
+        let xtest = X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay)
+        let injector: KeyInjector
+        if let portal {
+            let both = PortalKeyInjector(portal: portal, xtest: xtest)
+            Log.line("paste keys: \(both.summary)")
+            injector = both
+        } else {
+            injector = xtest
+        }
         return ClipboardPolicy(
-            backend: backend, injector: X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay),
-            settings: settings, announcer: announcer, clock: MonotonicClock.milliseconds)
+            backend: backend, injector: injector, settings: settings, announcer: announcer,
+            clock: MonotonicClock.milliseconds)
+    }
+
+    /// The RemoteDesktop portal client where the session is GNOME's or KDE's on Wayland
+    /// (their compositors type into Wayland windows only for it), keeping its restore token
+    /// in the data directory; nil elsewhere.
+    private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal? {
+        guard let waylandDisplay, !waylandDisplay.isEmpty,
+            desktop.split(separator: ":").contains(where: { ["GNOME", "KDE"].contains($0.uppercased()) })
+        else { return nil }
+        let directory = try? configurator.dataDirectory(of: configuration)
+        return RemoteDesktopPortal(bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) })
     }
 
     /// Why the X11 backend may not see the clipboard's owner in this session, or nil.

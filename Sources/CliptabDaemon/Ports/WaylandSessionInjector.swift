@@ -6,7 +6,8 @@ import X11Selection
 
 /// The key injector of a Wayland session, chosen per paste from the focused window: an
 /// X11 window under XWayland gets XTEST, as on an X11 session; any other gets the virtual
-/// keyboard (`VirtualKeyboardInjector`), or its reason why it cannot.
+/// keyboard (`VirtualKeyboardInjector`), or, where the compositor has none (KDE), the
+/// RemoteDesktop portal when the session has one (`portal`), or the reason why it cannot.
 ///
 /// Either way the reads of the target come through the compositor to the Wayland selection
 /// backend, so each chord goes with a keystroke mark on the backend's connection (in the
@@ -18,23 +19,31 @@ public final class WaylandSessionInjector: KeyInjector {
     /// XWayland's `DISPLAY`, where the session has one.
     private let x11Display: String?
     private let settings: ClipboardSettings
+    /// The RemoteDesktop portal, for Wayland windows where the compositor offers no virtual
+    /// keyboard (KDE).
+    private let portal: PortalKeyInjector?
     /// The XTEST injector, made at the first paste (connecting starts XWayland where the
     /// compositor starts it on demand).
     private var x11: (backend: X11SelectionBackend, injector: X11KeyInjector)?
     /// The injector the last `focusedTarget` chose.
     private var chosen: KeyInjector?
 
-    /// Makes the injector: `wayland` for Wayland windows, XTEST on `x11Display` (XWayland)
-    /// for X11 windows.
-    public init(wayland: VirtualKeyboardInjector, x11Display: String?, settings: ClipboardSettings) {
+    /// Makes the injector: `wayland` (or `portal` where it has no keyboard) for Wayland
+    /// windows, XTEST on `x11Display` (XWayland) for X11 windows.
+    public init(
+        wayland: VirtualKeyboardInjector, portal: PortalKeyInjector? = nil, x11Display: String?,
+        settings: ClipboardSettings
+    ) {
         self.wayland = wayland
+        self.portal = portal
         self.x11Display = x11Display.flatMap { $0.isEmpty ? nil : $0 }
         self.settings = settings
     }
 
     /// The injectors in words, for the log.
     public var summary: String {
-        wayland.summary + (x11Display.map { "; XTEST for X11 windows on \($0)" } ?? "")
+        wayland.summary + (portal.map { "; where it has none, " + $0.summary } ?? "")
+            + (x11Display.map { "; XTEST for X11 windows on \($0)" } ?? "")
     }
 
     /// The focused X11 window (by `WM_CLASS`) when XWayland has one, else the Wayland
@@ -50,9 +59,25 @@ public final class WaylandSessionInjector: KeyInjector {
             }
         }
         chosen = wayland
-        let target = try wayland.focusedTarget()
+        let target: PasteTarget
+        do {
+            target = try wayland.focusedTarget()
+        } catch let refusal as NoPasteTarget where refusal.reason == VirtualKeyboardInjector.noKeyboardReason
+        {
+            guard let portal else { throw refusal }
+            chosen = portal
+            _ = try portal.focusedTarget()
+            return PasteTarget(
+                names: service.activatedAppID.map { [$0] } ?? [], reader: service.nextKeystrokeMark)
+        }
         Log.line("paste chord through the virtual keyboard to the window \(target.names)", level: .debug)
         return target
+    }
+
+    /// Waits for the portal's session where the portal types this paste.
+    public func prepare(_ ready: @escaping (NoPasteTarget?) -> Void) {
+        guard let portal, chosen === portal else { return ready(nil) }
+        portal.prepare(ready)
     }
 
     /// Sends `chord` through the injector `focusedTarget` chose.
@@ -63,6 +88,7 @@ public final class WaylandSessionInjector: KeyInjector {
     /// the keys (even after the X server's answer), the target's read could beat the mark
     /// (1 paste in 3 runs of the tests), and it would not count.
     public func send(_ chord: KeyChord, repressModifiers: Bool) throws {
+        // The portal's keys, like XTEST's, reach the compositor after the mark.
         guard let chosen, chosen !== wayland else {
             return try wayland.send(chord, repressModifiers: repressModifiers)
         }

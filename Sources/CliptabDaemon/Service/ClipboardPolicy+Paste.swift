@@ -45,6 +45,18 @@ extension ClipboardPolicy {
         waiting.append(run)
     }
 
+    /// How long a paste waits for the injector to be able to type, in milliseconds.
+    ///
+    /// The wait is the desktop's consent dialog at the first paste through the RemoteDesktop
+    /// portal. Past it the text is left on the clipboard; the consent, once given, serves the
+    /// next paste.
+    public static let maxPrepareMilliseconds: UInt64 = 20_000
+
+    /// How long a paste waits after the injector became able to type later than at once (a
+    /// consent dialog was answered), in milliseconds: the dialog's window gives the focus
+    /// back to the target meanwhile.
+    public static let afterConsentMilliseconds: UInt64 = 300
+
     /// The most Left chords a paste sends to put the caret at a template's `{cursor}`.
     public static let maxCaretChords = 1000
 
@@ -66,7 +78,9 @@ extension ClipboardPolicy {
             run.completion(
                 .failure(CliptabError(.clipboardUnavailable, "the caller left before its paste began")))
         }
-        if let run = current, run.caller == caller, run.phase == .readingPrevious { run.cancelled = true }
+        if let run = current, run.caller == caller, run.phase == .preparing || run.phase == .readingPrevious {
+            run.cancelled = true
+        }
     }
 
     /// The window that has the input focus now, for a paste into it later; nil when none
@@ -77,29 +91,51 @@ extension ClipboardPolicy {
     var pasteDeadline: UInt64? {
         var deadlines = waiting.map(\.startBy)
         if let run = current, run.phase == .waiting { deadlines.append(run.settleDeadline ?? run.deadline) }
+        if let run = current, run.phase == .preparing { deadlines.append(run.readyAt ?? run.deadline) }
         return deadlines.min()
     }
 
     private func begin(_ run: PasteRun) {
         current = run
-        run.phase = .readingPrevious
-        // Nothing to type into: the text becomes a plain copy, for a paste by hand, and
-        // the reply says why at once.
         do {
             if let window = run.window { try injector?.refocus(window) }
             run.target = try injector?.focusedTarget()
         } catch let refusal as NoPasteTarget {
-            do {
-                try copy(run.text, isSecret: run.isSecret, rowID: run.rowID)
-                run.reason = refusal.reason + "; the text is on the clipboard instead, to paste by hand"
-            } catch {
-                run.reason = refusal.reason
-                run.notes.append("the text could not be copied either: \(error)")
-            }
-            return finish(run)
+            return copyInstead(run, refusal)
         } catch {
             return fail(run, Self.clipboardError(error))
         }
+        run.phase = .preparing
+        run.deadline = clock() + Self.maxPrepareMilliseconds
+        var waited = false
+        injector?.prepare { [weak self] refusal in
+            guard let self, self.current === run, run.phase == .preparing else { return }
+            if let refusal { return self.copyInstead(run, refusal) }
+            // A consent dialog that just closed gives the focus back to the target after
+            // the portal answered: keys sent at once reached the dialog in part (measured
+            // on GNOME: the Ctrl of Ctrl+V was lost and a bare "v" was typed).
+            guard waited else { return self.readPrevious(run) }
+            run.readyAt = self.clock() + Self.afterConsentMilliseconds
+        }
+        waited = true
+    }
+
+    /// Nothing to type into: the text becomes a plain copy, for a paste by hand, and the
+    /// reply says why at once.
+    private func copyInstead(_ run: PasteRun, _ refusal: NoPasteTarget) {
+        do {
+            try copy(run.text, isSecret: run.isSecret, rowID: run.rowID)
+            run.reason = refusal.reason + "; the text is on the clipboard instead, to paste by hand"
+        } catch {
+            run.reason = refusal.reason
+            run.notes.append("the text could not be copied either: \(error)")
+        }
+        finish(run)
+    }
+
+    /// Saves what the clipboard holds, then sends the chord.
+    private func readPrevious(_ run: PasteRun) {
+        run.phase = .readingPrevious
         if let own = heldNow(.clipboard) {
             run.previous = .own(own)
             return sendChord(run)
@@ -168,6 +204,16 @@ extension ClipboardPolicy {
         let late = waiting.filter { $0.startBy <= now }
         waiting.removeAll { $0.startBy <= now }
         for run in late { dropLate(run) }
+        if let run = current, run.phase == .preparing, let ready = run.readyAt, now >= ready {
+            return readPrevious(run)
+        }
+        if let run = current, run.phase == .preparing, run.readyAt == nil, now >= run.deadline {
+            return copyInstead(
+                run,
+                NoPasteTarget(
+                    "the desktop did not let cliptabd type within \(Self.maxPrepareMilliseconds / 1000) s (is its "
+                        + "remote-desktop consent dialog still waiting for an answer?)"))
+        }
         guard let run = current, run.phase == .waiting else { return }
         if backend.currentStamp(.clipboard) != run.stamp {
             let note =

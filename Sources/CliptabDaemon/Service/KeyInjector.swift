@@ -33,6 +33,18 @@ public protocol KeyInjector: AnyObject {
     /// Gives the input focus back to `window` (from `currentFocus`); throws `NoPasteTarget`
     /// when it is gone.
     func refocus(_ window: UInt64) throws
+    /// Calls `ready` once a chord can be sent to the target `focusedTarget` chose: with nil,
+    /// or with why nothing can type.
+    ///
+    /// Most injectors are ready at once and call it before returning; the RemoteDesktop
+    /// portal's first paste waits for the desktop's consent. Called from the loop, and
+    /// `ready` runs from it; the policy bounds the wait.
+    func prepare(_ ready: @escaping (NoPasteTarget?) -> Void)
+}
+
+extension KeyInjector {
+    /// Ready at once: the keys go straight to the display.
+    public func prepare(_ ready: @escaping (NoPasteTarget?) -> Void) { ready(nil) }
 }
 
 /// Why a chord would reach no window now, though keys can be sent.

@@ -7,6 +7,9 @@ final class PasteRun {
     enum Phase: Equatable {
         /// Waiting for its turn behind another paste.
         case queued
+        /// Waiting for the injector to be able to type (the desktop's consent to the
+        /// RemoteDesktop portal at the first paste).
+        case preparing
         /// Reading what is on the clipboard now, to put it back afterwards.
         case readingPrevious
         /// The chord went out; waiting for the target to fetch the text.
@@ -43,8 +46,11 @@ final class PasteRun {
     var previous: Previous?
     /// The ownership of the pasted copy, once made.
     var stamp: OwnershipStamp?
-    /// When the wait for the fetch ends.
+    /// When the wait for the injector (`preparing`) or for the fetch (`waiting`) ends.
     var deadline: UInt64 = 0
+    /// When the injector, ready later than at once, may type: after the consent dialog gave
+    /// the focus back.
+    var readyAt: UInt64?
     /// After a fetch: when the target has been quiet long enough to restore.
     var settleDeadline: UInt64?
     var delivered = false

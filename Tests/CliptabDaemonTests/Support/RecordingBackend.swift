@@ -223,6 +223,16 @@ final class RecordingInjector: KeyInjector {
     var onSend: () -> Void = {}
     /// The chords sent, oldest first.
     private(set) var chords: [String] = []
+    /// When true, `prepare` keeps its callback in `pendingPrepare` (a consent dialog up)
+    /// instead of answering at once.
+    var defersPrepare = false
+    /// The callback of the deferred `prepare`, for the test to answer.
+    var pendingPrepare: ((NoPasteTarget?) -> Void)?
+
+    func prepare(_ ready: @escaping (NoPasteTarget?) -> Void) {
+        guard defersPrepare else { return ready(nil) }
+        pendingPrepare = ready
+    }
 
     func focusedTarget() throws -> PasteTarget {
         if let refusal { throw refusal }

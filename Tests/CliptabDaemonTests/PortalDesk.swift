@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import DBus
+import DaemonTestSupport
+import Foundation
+import Posix
+import TestSupport
+
+/// A GNOME-like Wayland session for pastes through the RemoteDesktop portal: headless
+/// mutter with XWayland, a cliptabd with `XDG_CURRENT_DESKTOP=GNOME` (so it reads the
+/// clipboard through XWayland and types into Wayland windows through the portal), the real
+/// xdg-desktop-portal on the daemon's bus with a backend behind it, and a GTK 3 entry on
+/// Wayland with the focus.
+///
+/// The backend is the real xdg-desktop-portal-gnome (everything on one bus, as it needs
+/// mutter's remote-desktop API on its own; its consent dialog is answered with keys from a
+/// remote-desktop session of mutter's that the test holds), or `RemoteDesktopTestBackend`
+/// (its consent a file; it types through mutter on mutter's bus).
+final class PortalDesk {
+    /// Which backend answers behind xdg-desktop-portal.
+    enum Backend {
+        /// xdg-desktop-portal-gnome, with its dialog.
+        case gnome
+        /// `RemoteDesktopTestBackend`, answering `grant` or `refuse`.
+        case test(consent: String)
+        /// No xdg-desktop-portal: `RemoteDesktopTestFrontend` in its place, a version 2
+        /// portal with restore tokens.
+        case tokenFrontend
+    }
+
+    let mutter: HeadlessDesktop
+    let x11: [String: String]
+    let daemon: DaemonProcess
+    let state: TemporaryDirectory
+    private var helpers: [ChildProcess] = []
+    private let entry: ChildProcess
+    private var owner: ChildProcess?
+    /// Sends keys through mutter's remote-desktop API (`.gnome`: to answer the dialog).
+    private var keys: ChildProcess?
+    private let fieldPath: String
+
+    /// Starts everything with `backend`.
+    init(_ backend: Backend) throws {
+        guard let python = python(running: "import gi; from gi.repository import Gio") else {
+            throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
+        }
+        let shared: PrivateBus?
+        if case .gnome = backend { shared = try PrivateBus() } else { shared = nil }
+        mutter = try HeadlessDesktop(.mutter, bus: shared)
+        x11 = try mutter.xwaylandEnvironment()
+        daemon = try DaemonProcess(
+            bus: shared, config: "[log]\nlevel = debug\n",
+            environment: x11.merging(["WAYLAND_DISPLAY": mutter.socketPath, "XDG_CURRENT_DESKTOP": "GNOME"]) {
+                $1
+            },
+            homePrefix: "cliptab-portal")
+        state = try TemporaryDirectory(prefix: "cliptab-portal-state")
+        let portals = state.appending("portals")
+        try FileManager.default.createDirectory(atPath: portals, withIntermediateDirectories: true)
+        var environment = daemon.environment
+        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
+        let client = daemon.client
+        switch backend {
+        case .gnome:
+            let keys = try ChildProcess.spawn(
+                python, ["-c", Self.keysScript],
+                environment: mutter.environment(["DBUS_SESSION_BUS_ADDRESS": daemon.bus.address]),
+                stdin: .pipe, stderr: .null)
+            self.keys = keys
+            helpers.append(keys)
+            guard keys.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+                throw FixtureError("no remote-desktop session of mutter's for the test's keys")
+            }
+            let gnome = try ChildProcess.spawn(
+                "/usr/libexec/xdg-desktop-portal-gnome", ["--replace"],
+                environment: mutter.environment([
+                    "DBUS_SESSION_BUS_ADDRESS": daemon.bus.address, "XDG_CURRENT_DESKTOP": "GNOME",
+                ]), stdout: .null, stderr: .null)
+            helpers.append(gnome)
+            try waitFor("xdg-desktop-portal-gnome on the bus", milliseconds: 20_000) {
+                guard gnome.isRunning else { throw FixtureError("xdg-desktop-portal-gnome ended early") }
+                return Self.hasOwner("org.freedesktop.impl.portal.desktop.gnome", on: client)
+            }
+            try FileManager.default.copyItem(
+                atPath: "/usr/share/xdg-desktop-portal/portals/gnome.portal",
+                toPath: "\(portals)/gnome.portal")
+        case .test(let consent):
+            try consent.write(toFile: state.appending("consent"), atomically: true, encoding: .utf8)
+            let test = try ChildProcess.spawn(
+                python,
+                ["-c", RemoteDesktopTestBackend.script, daemon.bus.address, mutter.busAddress, state.path],
+                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                stderr: .null)
+            helpers.append(test)
+            guard test.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+                throw FixtureError(
+                    "the portal test backend did not start: \(Self.read(state.appending("backend.log")))")
+            }
+            try RemoteDesktopTestBackend.portalFile.write(
+                toFile: "\(portals)/cliptabtest.portal", atomically: true, encoding: .utf8)
+        case .tokenFrontend:
+            let frontend = try ChildProcess.spawn(
+                python,
+                ["-c", RemoteDesktopTestFrontend.script, daemon.bus.address, mutter.busAddress, state.path],
+                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                stderr: .null)
+            helpers.append(frontend)
+            guard frontend.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+                throw FixtureError("the stand-in portal frontend did not start")
+            }
+        }
+        if case .tokenFrontend = backend {
+        } else {
+            helpers.append(try Self.startFrontend(environment, portals: portals, client: client))
+        }
+        fieldPath = state.appending("field.txt")
+        entry = try ChildProcess.spawn(
+            python, ["-c", Self.entryScript, fieldPath],
+            environment: mutter.environment(["GDK_BACKEND": "wayland"]),
+            stderr: .null)
+        guard entry.readLine(timeoutMilliseconds: 20_000) == "in" else {
+            throw FixtureError("the GTK entry did not get the focus on mutter")
+        }
+        try daemon.call("CreateTable", [s("t")])
+    }
+
+    /// Starts the real xdg-desktop-portal, told of no portal but the desk's in `portals`,
+    /// and waits until it owns its name.
+    private static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
+        -> ChildProcess
+    {
+        var environment = base
+        environment["XDG_DESKTOP_PORTAL_DIR"] = portals
+        let portal = try ChildProcess.spawn(
+            "/usr/libexec/xdg-desktop-portal", [], environment: environment, stdout: .null, stderr: .null)
+        try waitFor("xdg-desktop-portal on the bus", milliseconds: 20_000) {
+            guard portal.isRunning else { throw FixtureError("xdg-desktop-portal ended early") }
+            return hasOwner(RemoteDesktopPortalName.desktop, on: client)
+        }
+        return portal
+    }
+
+    deinit {
+        owner?.terminate()
+        entry.terminate()
+        for helper in helpers.reversed() { helper.terminate() }
+        daemon.stop()
+    }
+
+    /// Starts `PasteToFocusWithReason` of row `row` without waiting; the function returned
+    /// waits at most the milliseconds it is given for the reply (nil: none came).
+    func startPaste(_ row: Int32) throws -> (UInt64) throws -> (delivered: Bool, reason: String)? {
+        let message = try BusMessage.methodCall(
+            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
+            member: "PasteToFocusWithReason")
+        try message.append([s("t"), i(0), i(row), .uint32(3000)])
+        var outcome: Result<BusMessage, BusError>?
+        let call = try daemon.client.call(message, timeoutMilliseconds: 30_000) { outcome = $0 }
+        return { milliseconds in
+            guard call.wait(until: MonotonicClock.milliseconds() + milliseconds) else { return nil }
+            let reply = try outcome?.get().readValues() ?? []
+            guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
+                throw FixtureError("PasteToFocusWithReason answered \(reply)")
+            }
+            return (delivered, reason)
+        }
+    }
+
+    /// Waits until the entry loses the focus (a dialog took it), at most 20 s.
+    func waitForDialog() throws {
+        guard entry.readLine(timeoutMilliseconds: 20_000) == "out" else {
+            throw FixtureError("no dialog took the focus from the entry within 20 s")
+        }
+    }
+
+    /// Types `chords` (keysyms in hexadecimal, `+` between the keys of a chord) through the
+    /// test's own remote-desktop session of mutter's.
+    func type(_ chords: [String]) throws {
+        guard let keys else { throw FixtureError("this desk has no key helper") }
+        for chord in chords {
+            try keys.write(Array((chord + "\n").utf8))
+            guard keys.readLine(timeoutMilliseconds: 10_000) == "sent" else {
+                throw FixtureError("the key helper did not send \(chord)")
+            }
+        }
+    }
+
+    /// Appends `text` to table "t" as row `row`.
+    func add(_ text: String, row: Int32) throws {
+        try daemon.call("InsertRow", [s("t"), i(0), i(row), s(text)])
+    }
+
+    /// `PasteToFocusWithReason` of row `row`: delivered and why not.
+    func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
+        let reply = try daemon.call(
+            "PasteToFocusWithReason", [s("t"), i(0), i(row), .uint32(3000)], timeout: 30_000)
+        guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
+            throw FixtureError("PasteToFocusWithReason answered \(reply)")
+        }
+        return (delivered, reason)
+    }
+
+    /// Makes an X11 program (xclip) own the clipboard with `text`, as another program's copy.
+    func ownClipboard(_ text: String) throws {
+        owner?.terminate()
+        owner = try ChildProcess.spawn(
+            "/bin/sh", ["-c", "printf %s \"$1\" | exec xclip -quiet -selection clipboard -i", "sh", text],
+            environment: mutter.environment(x11), stdout: .null, stderr: .null)
+        try waitFor("xclip to own the clipboard") { try clipboard() == text }
+    }
+
+    /// The clipboard's text, as an X11 program reads it.
+    func clipboard() throws -> String? {
+        let read = try mutter.run("xclip", ["-selection", "clipboard", "-o"], environment: x11)
+        return read.termination == .exited(0) ? read.outputText : nil
+    }
+
+    /// The GTK entry's text.
+    var field: String { Self.read(fieldPath) }
+
+    /// The stand-in frontend's record of the calls it got.
+    var frontendLog: String { Self.read(state.appending("frontend.log")) }
+
+    /// The answers the backend's dialog gave, one per `Start` that asked.
+    var consents: [String] {
+        Self.read(state.appending("consents.log")).split(separator: "\n").map(String.init)
+    }
+
+    /// The backend's record of the calls it got.
+    var backendLog: String { Self.read(state.appending("backend.log")) }
+
+    private static func read(_ path: String) -> String {
+        (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    }
+
+    /// True when `name` has an owner on `bus`.
+    static func hasOwner(_ name: String, on bus: BusConnection) -> Bool {
+        guard
+            let message = try? BusMessage.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus",
+                member: "NameHasOwner")
+        else { return false }
+        try? message.append([s(name)])
+        return (try? bus.call(message, timeoutMilliseconds: 5_000).readValues()) == [.boolean(true)]
+    }
+
+    /// A GTK 3 entry that writes its text to a file after every change and prints `in` and
+    /// `out` as its window gets and loses the keyboard focus.
+    static let entryScript = """
+        import sys, os, gi
+        gi.require_version('Gtk', '3.0')
+        from gi.repository import Gtk
+        out = sys.argv[1]
+        w = Gtk.Window(title='portal paste target')
+        e = Gtk.Entry()
+        w.add(e)
+        def changed(entry):
+            with open(out + '.tmp', 'w', encoding='utf-8') as f:
+                f.write(entry.get_text())
+            os.replace(out + '.tmp', out)
+        e.connect('changed', changed)
+        changed(e)
+        w.connect('focus-in-event', lambda *args: print('in', flush=True))
+        w.connect('focus-out-event', lambda *args: print('out', flush=True))
+        w.show_all()
+        e.grab_focus()
+        Gtk.main()
+        """
+}
+
+extension PortalDesk {
+    /// Holds a remote-desktop session of mutter's (which gives the headless seat a keyboard)
+    /// and types the chords read from standard input, one line each: keysyms in hexadecimal,
+    /// `+` between the keys of a chord; prints `ready`, then `sent` after each line.
+    static let keysScript = """
+        import sys
+        from gi.repository import Gio, GLib
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        rd = 'org.gnome.Mutter.RemoteDesktop'
+        path = bus.call_sync(rd, '/org/gnome/Mutter/RemoteDesktop', rd, 'CreateSession', None,
+            GLib.VariantType('(o)'), 0, 5000, None).unpack()[0]
+        def call(method, args=None):
+            bus.call_sync(rd, path, rd + '.Session', method, args, None, 0, 5000, None)
+        def key(keysym, pressed):
+            call('NotifyKeyboardKeysym', GLib.Variant('(ub)', (keysym, pressed)))
+        call('Start')
+        key(0xffe1, True)
+        key(0xffe1, False)
+        print('ready', flush=True)
+        for line in sys.stdin:
+            for chord in line.split():
+                keysyms = [int(part, 16) for part in chord.split('+')]
+                for keysym in keysyms:
+                    key(keysym, True)
+                for keysym in reversed(keysyms):
+                    key(keysym, False)
+            print('sent', flush=True)
+        """
+}
+
+/// The names of the portal's D-Bus API.
+enum RemoteDesktopPortalName {
+    /// The frontend's bus name.
+    static let desktop = "org.freedesktop.portal.Desktop"
+}
