@@ -44,6 +44,7 @@ public final class HeadlessDesktop {
     public init(_ compositor: Compositor, bus shared: PrivateBus? = nil, timeoutMilliseconds: Int = 20_000)
         throws
     {
+        X11SocketDirectory.ensure()
         directory = try TemporaryDirectory(prefix: "cliptab-\(compositor.rawValue)")
         runtimeDirectory = directory.appending("runtime")
         home = directory.appending("home")

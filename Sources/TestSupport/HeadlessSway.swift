@@ -34,6 +34,7 @@ public final class HeadlessSway {
     public init(
         xwayland: Bool = false, extraConfiguration: [String] = [], timeoutMilliseconds: Int = 15_000
     ) throws {
+        X11SocketDirectory.ensure()
         user = try SessionUser.forTests()
         directory = try TemporaryDirectory(prefix: "cliptab-sway")
         // The session user must reach the configuration and its own directories.

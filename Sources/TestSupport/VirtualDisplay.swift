@@ -14,6 +14,7 @@ public final class VirtualDisplay {
     /// `display` when given (for example to bring a display back after killing it), with
     /// `extraArguments` (such as `-extension XTEST`).
     public init(display requested: String? = nil, extraArguments: [String] = []) throws {
+        X11SocketDirectory.ensure()
         var arguments = ["-nolisten", "tcp", "-screen", "0", "640x480x24"] + extraArguments
         if let requested {
             Self.releaseHeldNumber(requested)
