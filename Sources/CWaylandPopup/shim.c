@@ -344,14 +344,13 @@ CWP_popup *CWP_connect(char *error, size_t size) {
     p->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
     p->registry = wl_display_get_registry(p->display);
     wl_registry_add_listener(p->registry, &registry_listener, p);
-    // The globals, then what they say at once (seat capabilities, output scales); the
-    // keymap comes later and is compiled only when needed.
-    for (int i = 0; i < 2; i++) {
-        if (wl_display_roundtrip(p->display) < 0) {
-            snprintf(error, size, "the Wayland compositor broke the connection: %s", strerror(errno));
-            CWP_disconnect(p);
-            return NULL;
-        }
+    // The globals alone: what the bound ones say at once (seat capabilities, output
+    // scales) comes with the overlay's first configure, in CWP_show, without a round trip
+    // of its own. The keymap comes later and is compiled only when needed.
+    if (wl_display_roundtrip(p->display) < 0) {
+        snprintf(error, size, "the Wayland compositor broke the connection: %s", strerror(errno));
+        CWP_disconnect(p);
+        return NULL;
     }
     if (!p->compositor || !p->shm || !p->subcompositor) {
         snprintf(error, size, "the Wayland compositor offers no wl_compositor 4, wl_subcompositor or wl_shm");
@@ -512,7 +511,9 @@ void CWP_pointer(const CWP_popup *p, int *x, int *y) {
 static void buffer_release(void *data, struct wl_buffer *b) { ((struct buffer *)data)->busy = 0; }
 static const struct wl_buffer_listener buffer_listener = {buffer_release};
 
-static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
+// A buffer whose pixels this side never touches (`mapped` 0: the overlay's, all zeros) is
+// not mapped here at all.
+static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height, int mapped) {
     size_t stride = (size_t)width * 4, bytes = stride * (size_t)height;
     int fd = memfd_create("cliptab-menu", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) {
@@ -524,7 +525,7 @@ static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
         close(fd);
         return -1;
     }
-    void *pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *pixels = mapped ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : NULL;
     if (pixels == MAP_FAILED) {
         fail(p, "mmap of a %zu-byte buffer: %s", bytes, strerror(errno));
         close(fd);
@@ -570,7 +571,7 @@ void *CWP_begin_frame(CWP_popup *p, int box_width, int box_height, int *width, i
         munmap(chosen->pixels, chosen->bytes);
         memset(chosen, 0, sizeof *chosen);
     }
-    if (!chosen->proxy && make_buffer(p, chosen, w, h) < 0) return NULL;
+    if (!chosen->proxy && make_buffer(p, chosen, w, h, 1) < 0) return NULL;
     p->drawing = chosen;
     p->drawing_fresh = chosen->fresh;
     chosen->fresh = 0;
@@ -592,7 +593,7 @@ int CWP_end_frame(CWP_popup *p, int x, int y) {
     int resized = !overlay->proxy || overlay->width != p->width || overlay->height != p->height;
     if (resized) {
         destroy_buffer(overlay);
-        if (make_buffer(p, overlay, p->width, p->height) < 0) return -1;
+        if (make_buffer(p, overlay, p->width, p->height, 0) < 0) return -1;
     }
     if (!p->acked) {
         zwlr_layer_surface_v1_ack_configure(p->layer, p->configure_serial);

@@ -59,6 +59,11 @@ public final class TextFont: @unchecked Sendable {
             let width = Int(Double(logical.width) / unit) + 2
             Self.withCairo(width: width, height: lineHeight + 2, scale: scale) { target in
                 pango_cairo_show_layout(target, layout)
+                // Cut as a row too long for its line is: pango shapes the ellipsis with a
+                // fallback set of its own, sorted now rather than in the first frame.
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                pango_layout_set_width(layout, logical.width / 2)
+                pango_cairo_show_layout(target, layout)
             }
         }
         self.lineHeight = lineHeight
@@ -83,9 +88,10 @@ public final class TextFont: @unchecked Sendable {
         CPangoCairo_unref(UnsafeMutableRawPointer(fontMap))
     }
 
-    /// Printable ASCII and the marks the menus draw: what most rows are made of.
-    public static let everydayText =
-        " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~›…"
+    /// What most rows are made of (lower case, digits, the common marks) and the marks the
+    /// menus draw: the glyphs worth rasterising before the first frame (each costs some
+    /// microseconds; others are rasterised when first drawn).
+    public static let everydayText = " abcdefghijklmnopqrstuvwxyz0123456789.,:;-_/'\"()?!@›…"
 
     /// A one-line layout in this font for drawing with `cairo` (its scale and font options).
     func makeLayout(for cairo: OpaquePointer) -> OpaquePointer? {

@@ -26,7 +26,8 @@ public final class LayerPopup {
     /// True when the compositor offers layer-shell, which alone lets a popup take the keyboard.
     public var hasLayerShell: Bool { CWP_has_layer_shell(handle) != 0 }
 
-    /// True when the seat has a keyboard.
+    /// True when the seat has a keyboard (known once the overlay is shown: the seat says it
+    /// with the overlay's first configure, not at `connect`).
     public var hasKeyboard: Bool { CWP_has_keyboard(handle) != 0 }
 
     /// The one place a C failure becomes a Swift error.
