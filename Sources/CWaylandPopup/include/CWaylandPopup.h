@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Wayland side of cliptab-menu's layer-shell popup, for the PopupWayland module, which
 // alone imports this: the connection and its globals (compositor, shm, seat, outputs,
-// zwlr_layer_shell_v1), one full-output overlay surface with the keyboard held exclusively,
+// zwlr_layer_shell_v1, wl_subcompositor), one full-output overlay surface with the keyboard held exclusively
+// (never drawn) and the menu's box on it as a wl_subsurface,
 // wl_shm buffers to draw into, and the seat's keys read through libxkbcommon (the keymap the
 // compositor sends, the locale's compose table). Listeners and requests live in C because
 // libwayland's marshaller is variadic; what the popup needs comes out as a queue of plain
