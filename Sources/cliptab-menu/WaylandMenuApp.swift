@@ -71,6 +71,9 @@ final class WaylandMenuApp: MenuFrontEnd {
                 firstCount = settings.rows
             }
             if !filter.isEmpty { list.setFilter(filter) }
+            // The first screenful's rows too (rows come in pages, fetched when first read):
+            // the first frame then waits on nothing but the font.
+            for index in list.window { _ = list.line(at: index) }
         } catch {
             return report(error)
         }
