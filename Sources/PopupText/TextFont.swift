@@ -18,16 +18,33 @@ public final class TextFont: @unchecked Sendable {
     /// The font's line height, ascent and average character width in logical pixels.
     public let lineHeight: Int, ascent: Int, characterWidth: Int
 
-    /// Loads and measures the pango font `fontDescription`, and rasterises `warmText` at
-    /// `scale` so that a first frame finds those glyphs cached.
+    /// A font's sizes in logical pixels: all a layout needs before anything is drawn.
+    public struct Measures: Sendable {
+        /// The height of one line.
+        public let lineHeight: Int
+        /// From a line's top to its baseline.
+        public let ascent: Int
+        /// The average character width.
+        public let characterWidth: Int
+    }
+
+    /// The sizes of this font.
+    public var measures: Measures {
+        Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth)
+    }
+
+    /// Loads and measures the pango font `fontDescription` (telling `measured` as soon as
+    /// it is measured), and rasterises `warmText` at `scale` so that a first frame finds
+    /// those glyphs cached.
     ///
     /// The measures come from `warmText` in one layout, shaped once for both: the average
     /// character width is its width over its characters (pango's own approximate width
     /// averages the language's sample sentence instead, and pango_context_get_metrics shapes
     /// that sentence again with every font of the fallback set).
-    public init(fontDescription: String, scale: Int = 1, warmText: String = TextFont.everydayText)
-        throws(TextError)
-    {
+    public init(
+        fontDescription: String, scale: Int = 1, warmText: String = TextFont.everydayText,
+        measured: (Measures) -> Void = { _ in }
+    ) throws(TextError) {
         // fontconfig reads its configuration and caches here: pango would otherwise start a
         // thread of its own for it and wait on that, which costs milliseconds more.
         guard FcInit() != 0, let fontMap = pango_cairo_font_map_new() else {
@@ -56,6 +73,7 @@ public final class TextFont: @unchecked Sendable {
             characterWidth = max(1, Int((Double(logical.width) / unit / count).rounded()))
             lineHeight = max(1, Int((Double(logical.height) / unit).rounded(.up)))
             ascent = Int((Double(pango_layout_get_baseline(layout)) / unit).rounded(.up))
+            measured(Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth))
             let width = Int(Double(logical.width) / unit) + 2
             Self.withCairo(width: width, height: lineHeight + 2, scale: scale) { target in
                 pango_cairo_show_layout(target, layout)
@@ -125,22 +143,35 @@ public final class TextFont: @unchecked Sendable {
         Preparation(fontDescription: fontDescription, scale: scale)
     }
 
-    /// A font being readied on a helper thread; `wait` takes it.
+    /// A font being readied on a helper thread: `measures` tells its sizes as soon as the
+    /// helper has them (a layout and a buffer can be made while it rasterises), `wait`
+    /// takes the font.
     public final class Preparation: @unchecked Sendable {
         private let fontDescription: String
         private let scale: Int
         private var thread: pthread_t?
         private var result: Result<TextFont, TextError>?
+        /// Set by the helper under `lock`, then `measuredOrDone` is signalled.
+        private var early: Measures?
+        private var done = false
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let measuredOrDone = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
         fileprivate init(fontDescription: String, scale: Int) {
             self.fontDescription = fontDescription
             self.scale = scale
+            pthread_mutex_init(lock, nil)
+            pthread_cond_init(measuredOrDone, nil)
             var thread = pthread_t()
             let started = pthread_create(
                 &thread, nil,
                 { raw in
                     let preparation = Unmanaged<Preparation>.fromOpaque(raw!).takeRetainedValue()
-                    preparation.result = preparation.load()
+                    let result = preparation.load()
+                    preparation.locked {
+                        preparation.result = result
+                        preparation.done = true
+                    }
                     return nil
                 }, Unmanaged.passRetained(self).toOpaque())
             // No thread to be had: the font is readied when it is waited for.
@@ -153,14 +184,41 @@ public final class TextFont: @unchecked Sendable {
 
         deinit {
             if let thread { pthread_join(thread, nil) }
+            pthread_cond_destroy(measuredOrDone)
+            pthread_mutex_destroy(lock)
+            measuredOrDone.deallocate()
+            lock.deallocate()
+        }
+
+        /// Runs `body` holding the lock, then wakes the waiting caller.
+        private func locked(_ body: () -> Void) {
+            pthread_mutex_lock(lock)
+            body()
+            pthread_cond_broadcast(measuredOrDone)
+            pthread_mutex_unlock(lock)
         }
 
         private func load() -> Result<TextFont, TextError> {
             do throws(TextError) {
-                return .success(try TextFont(fontDescription: fontDescription, scale: scale))
+                let font = try TextFont(fontDescription: fontDescription, scale: scale) { measures in
+                    self.locked { self.early = measures }
+                }
+                return .success(font)
             } catch {
                 return .failure(error)
             }
+        }
+
+        /// The font's sizes, as soon as the helper has measured it (the font itself, when
+        /// it could not start).
+        public func measures() throws(TextError) -> Measures {
+            guard thread != nil else { return try wait().measures }
+            pthread_mutex_lock(lock)
+            while early == nil && !done { pthread_cond_wait(measuredOrDone, lock) }
+            let measures = early
+            pthread_mutex_unlock(lock)
+            if let measures { return measures }
+            return try wait().measures
         }
 
         /// The font, once the helper has readied it (or readied here when it could not start).

@@ -99,7 +99,7 @@ final class WaylandMenuApp: MenuFrontEnd {
     }
 
     /// Places the box: at `pointer` (clamped to the overlay), else centred.
-    private func layout(_ font: TextFont, pointer: (x: Int, y: Int)?) -> WaylandPainter {
+    private func layout(_ font: TextFont.Measures, pointer: (x: Int, y: Int)?) -> WaylandPainter {
         let (width, height, _) = popup.size
         let padding = 3
         let lineHeight = font.lineHeight + 2 * padding
@@ -123,12 +123,16 @@ final class WaylandMenuApp: MenuFrontEnd {
     /// Draws the shown level into a new frame.
     func paint() throws {
         guard let screen = session.current else { return }
-        let font = try preparedFont.wait()
-        let painter = self.painter ?? layout(font, pointer: pointerOrigin)
+        let painter = try self.painter ?? layout(preparedFont.measures(), pointer: pointerOrigin)
         self.painter = painter
         let box = painter.box
         try popup.frame(width: box.width, height: box.height, x: box.x, y: box.y) {
             pixels, width, height, stride, fresh in
+            // A new buffer's pages are the kernel's until first written (some hundred faults
+            // for a box): written now, while the font's glyphs may still be rasterised on the
+            // helper, rather than when the box is filled.
+            if fresh { memset(pixels, 0, stride * height) }
+            let font = try preparedFont.wait()
             let canvas = try TextCanvas(
                 pixels: pixels, width: width, height: height, stride: stride, scale: popup.size.scale,
                 font: font)
