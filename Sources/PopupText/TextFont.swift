@@ -77,11 +77,6 @@ public final class TextFont: @unchecked Sendable {
             let width = Int(Double(logical.width) / unit) + 2
             Self.withCairo(width: width, height: lineHeight + 2, scale: scale) { target in
                 pango_cairo_show_layout(target, layout)
-                // Cut as a row too long for its line is: pango shapes the ellipsis with a
-                // fallback set of its own, sorted now rather than in the first frame.
-                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-                pango_layout_set_width(layout, logical.width / 2)
-                pango_cairo_show_layout(target, layout)
             }
         }
         self.lineHeight = lineHeight
@@ -122,6 +117,9 @@ public final class TextFont: @unchecked Sendable {
         guard let context = pango_font_map_create_context(fontMap) else { return nil }
         defer { CPangoCairo_unref(UnsafeMutableRawPointer(context)) }
         pango_cairo_update_context(cairo, context)
+        // Named, not left unset (pango then takes the default for the text but no language
+        // for the ellipsis, whose fallback set is then sorted again, on two threads of its own).
+        pango_context_set_language(context, pango_language_get_default())
         guard let layout = pango_layout_new(context) else { return nil }
         pango_layout_set_font_description(layout, description)
         pango_layout_set_single_paragraph_mode(layout, 1)
