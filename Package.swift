@@ -164,7 +164,10 @@ let package = Package(
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
         // the seeded random of every randomized test. No D-Bus and no model, so that the
         // wrapper modules' tests link only what they test.
-        .target(name: "TestSupport", dependencies: ["Posix"], path: "Sources/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestPointer", "Posix"], path: "Sources/TestSupport"),
+        // A virtual pointer for the headless compositor's seat (which has none), for the
+        // popup's mouse tests: libwayland-client and the two interfaces it needs.
+        .target(name: "CTestPointer", linkerSettings: [.linkedLibrary("wayland-client")]),
         // The randomized model of the table service (reference, generator, runner, event
         // replica), shared by the core's tests (in memory) and the store's (over SQLite).
         .target(name: "ModelTestSupport", dependencies: ["CliptabCore", "TestSupport"]),

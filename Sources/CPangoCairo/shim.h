@@ -2,6 +2,7 @@
 // fontconfig, bidirectional text with FriBidi) drawn by cairo into memory the caller owns.
 // Imported only by the PopupText module.
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <pango/pangocairo.h>
 
 // PANGO_SCALE is a macro Swift sees, but pango_layout_set_text's length and the object

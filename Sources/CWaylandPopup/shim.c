@@ -37,6 +37,7 @@ struct CWP_popup {
     struct wl_display *display;
     struct wl_registry *registry;
     struct wl_compositor *compositor;
+    struct wl_subcompositor *subcompositor;
     struct wl_shm *shm;
     struct wl_seat *seat;
     struct zwlr_layer_shell_v1 *layer_shell;
@@ -52,8 +53,15 @@ struct CWP_popup {
     char *pending_keymap;
     int input_loaded;
     uint32_t modifiers[4];
+    // The overlay (all output, transparent, holding the keyboard and catching the pointer)
+    // and the menu's box on it, a subsurface: only the box's pixels are drawn and sent.
     struct wl_surface *surface;
     struct zwlr_layer_surface_v1 *layer;
+    struct wl_surface *box;
+    struct wl_subsurface *subsurface;
+    struct buffer overlay_buffer;
+    int box_x, box_y;
+    struct wl_surface *pointer_surface;
     int configured, closed, width, height, scale, entered_scale;
     uint32_t configure_serial;
     int acked;
@@ -220,19 +228,27 @@ static const struct wl_keyboard_listener keyboard_listener = {
 
 // ---- pointer -------------------------------------------------------------------------------
 
+// Where the pointer is on the overlay: the box's own coordinates start at its corner.
+static void pointer_at(CWP_popup *p, wl_fixed_t x, wl_fixed_t y) {
+    int on_box = p->pointer_surface && p->pointer_surface == p->box;
+    p->pointer_x = wl_fixed_to_int(x) + (on_box ? p->box_x : 0);
+    p->pointer_y = wl_fixed_to_int(y) + (on_box ? p->box_y : 0);
+}
 static void pointer_enter(void *data, struct wl_pointer *ptr, uint32_t serial, struct wl_surface *s, wl_fixed_t x,
                           wl_fixed_t y) {
     CWP_popup *p = data;
-    p->pointer_x = wl_fixed_to_int(x);
-    p->pointer_y = wl_fixed_to_int(y);
+    p->pointer_surface = s;
+    pointer_at(p, x, y);
     p->pointer_seen = 1;
     push(p, (CWP_event){.kind = CWP_EVENT_MOTION, .x = p->pointer_x, .y = p->pointer_y});
 }
-static void pointer_leave(void *d, struct wl_pointer *ptr, uint32_t serial, struct wl_surface *s) {}
+static void pointer_leave(void *data, struct wl_pointer *ptr, uint32_t serial, struct wl_surface *s) {
+    CWP_popup *p = data;
+    if (p->pointer_surface == s) p->pointer_surface = NULL;
+}
 static void pointer_motion(void *data, struct wl_pointer *ptr, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
     CWP_popup *p = data;
-    p->pointer_x = wl_fixed_to_int(x);
-    p->pointer_y = wl_fixed_to_int(y);
+    pointer_at(p, x, y);
     push(p, (CWP_event){.kind = CWP_EVENT_MOTION, .x = p->pointer_x, .y = p->pointer_y});
 }
 static void pointer_button(void *data, struct wl_pointer *ptr, uint32_t serial, uint32_t time, uint32_t button,
@@ -291,6 +307,8 @@ static void registry_global(void *data, struct wl_registry *r, uint32_t name, co
     CWP_popup *p = data;
     if (strcmp(interface, wl_compositor_interface.name) == 0 && version >= 4) {
         p->compositor = wl_registry_bind(r, name, &wl_compositor_interface, 4);
+    } else if (strcmp(interface, wl_subcompositor_interface.name) == 0) {
+        p->subcompositor = wl_registry_bind(r, name, &wl_subcompositor_interface, 1);
     } else if (strcmp(interface, wl_shm_interface.name) == 0) {
         p->shm = wl_registry_bind(r, name, &wl_shm_interface, 1);
     } else if (strcmp(interface, wl_seat_interface.name) == 0 && !p->seat) {
@@ -326,34 +344,40 @@ CWP_popup *CWP_connect(char *error, size_t size) {
     p->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
     p->registry = wl_display_get_registry(p->display);
     wl_registry_add_listener(p->registry, &registry_listener, p);
-    // The globals, then what they say at once (seat capabilities, output scales); the
-    // keymap comes later and is compiled only when needed.
-    for (int i = 0; i < 2; i++) {
-        if (wl_display_roundtrip(p->display) < 0) {
-            snprintf(error, size, "the Wayland compositor broke the connection: %s", strerror(errno));
-            CWP_disconnect(p);
-            return NULL;
-        }
+    // The globals alone: what the bound ones say at once (seat capabilities, output
+    // scales) comes with the overlay's first configure, in CWP_show, without a round trip
+    // of its own. The keymap comes later and is compiled only when needed.
+    if (wl_display_roundtrip(p->display) < 0) {
+        snprintf(error, size, "the Wayland compositor broke the connection: %s", strerror(errno));
+        CWP_disconnect(p);
+        return NULL;
     }
-    if (!p->compositor || !p->shm) {
-        snprintf(error, size, "the Wayland compositor offers no wl_compositor 4 or wl_shm");
+    if (!p->compositor || !p->shm || !p->subcompositor) {
+        snprintf(error, size, "the Wayland compositor offers no wl_compositor 4, wl_subcompositor or wl_shm");
         CWP_disconnect(p);
         return NULL;
     }
     return p;
 }
 
+static void destroy_buffer(struct buffer *b) {
+    if (b->proxy) wl_buffer_destroy(b->proxy);
+    if (b->pixels) munmap(b->pixels, b->bytes);
+    memset(b, 0, sizeof *b);
+}
+
 static void destroy_buffers(CWP_popup *p) {
-    for (int i = 0; i < 2; i++) {
-        struct buffer *b = &p->buffers[i];
-        if (b->proxy) wl_buffer_destroy(b->proxy);
-        if (b->pixels) munmap(b->pixels, b->bytes);
-        memset(b, 0, sizeof *b);
-    }
+    for (int i = 0; i < 2; i++) destroy_buffer(&p->buffers[i]);
+    destroy_buffer(&p->overlay_buffer);
     p->drawing = NULL;
 }
 
 static void destroy_surface(CWP_popup *p) {
+    if (p->subsurface) wl_subsurface_destroy(p->subsurface);
+    if (p->box) wl_surface_destroy(p->box);
+    p->subsurface = NULL;
+    p->box = NULL;
+    p->pointer_surface = NULL;
     if (p->layer) zwlr_layer_surface_v1_destroy(p->layer);
     if (p->surface) wl_surface_destroy(p->surface);
     p->layer = NULL;
@@ -371,6 +395,7 @@ void CWP_disconnect(CWP_popup *p) {
     for (int i = 0; i < p->output_count; i++) wl_output_destroy(p->outputs[i].proxy);
     if (p->layer_shell) zwlr_layer_shell_v1_destroy(p->layer_shell);
     if (p->shm) wl_shm_destroy(p->shm);
+    if (p->subcompositor) wl_subcompositor_destroy(p->subcompositor);
     if (p->compositor) wl_compositor_destroy(p->compositor);
     if (p->registry) wl_registry_destroy(p->registry);
     if (p->display) {
@@ -409,6 +434,7 @@ static const struct zwlr_layer_surface_v1_listener layer_listener = {layer_confi
 
 static void surface_enter(void *data, struct wl_surface *s, struct wl_output *output) {
     CWP_popup *p = data;
+    if (s != p->surface) return;
     for (int i = 0; i < p->output_count; i++) {
         if (p->outputs[i].proxy == output && p->outputs[i].scale != p->scale) {
             p->scale = p->outputs[i].scale;
@@ -426,10 +452,6 @@ int CWP_show(CWP_popup *p, const char *name_space) {
     }
     destroy_surface(p);
     p->configured = 0;
-    // Until the surface enters an output, the largest scale: never blurry, at worst too fine.
-    p->scale = 1;
-    for (int i = 0; i < p->output_count; i++)
-        if (p->outputs[i].scale > p->scale) p->scale = p->outputs[i].scale;
     p->surface = wl_compositor_create_surface(p->compositor);
     wl_surface_add_listener(p->surface, &surface_listener, p);
     p->layer = zwlr_layer_shell_v1_get_layer_surface(p->layer_shell, p->surface, NULL,
@@ -442,12 +464,20 @@ int CWP_show(CWP_popup *p, const char *name_space) {
     zwlr_layer_surface_v1_set_exclusive_zone(p->layer, -1);
     zwlr_layer_surface_v1_set_keyboard_interactivity(p->layer, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE);
     wl_surface_commit(p->surface);
+    p->box = wl_compositor_create_surface(p->compositor);
+    wl_surface_add_listener(p->box, &surface_listener, p);
+    p->subsurface = wl_subcompositor_get_subsurface(p->subcompositor, p->box, p->surface);
     while (!p->configured && !p->closed) {
         if (wl_display_dispatch(p->display) < 0) {
             fail(p, "the Wayland compositor broke the connection: %s", strerror(errno));
             return -1;
         }
     }
+    // Until the surface enters an output, the largest scale: never blurry, at worst too fine.
+    // (The outputs said theirs before this configure came.)
+    p->scale = 1;
+    for (int i = 0; i < p->output_count; i++)
+        if (p->outputs[i].scale > p->scale) p->scale = p->outputs[i].scale;
     if (p->closed || p->width <= 0 || p->height <= 0) {
         fail(p, "the Wayland compositor closed the popup before showing it");
         return -1;
@@ -481,7 +511,9 @@ void CWP_pointer(const CWP_popup *p, int *x, int *y) {
 static void buffer_release(void *data, struct wl_buffer *b) { ((struct buffer *)data)->busy = 0; }
 static const struct wl_buffer_listener buffer_listener = {buffer_release};
 
-static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
+// A buffer whose pixels this side never touches (`mapped` 0: the overlay's, all zeros) is
+// not mapped here at all.
+static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height, int mapped) {
     size_t stride = (size_t)width * 4, bytes = stride * (size_t)height;
     int fd = memfd_create("cliptab-menu", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) {
@@ -493,7 +525,7 @@ static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
         close(fd);
         return -1;
     }
-    void *pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void *pixels = mapped ? mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : NULL;
     if (pixels == MAP_FAILED) {
         fail(p, "mmap of a %zu-byte buffer: %s", bytes, strerror(errno));
         close(fd);
@@ -513,12 +545,14 @@ static int make_buffer(CWP_popup *p, struct buffer *b, int width, int height) {
     return 0;
 }
 
-void *CWP_begin_frame(CWP_popup *p, int *width, int *height, int *stride) {
+void *CWP_begin_frame(CWP_popup *p, int box_width, int box_height, int *width, int *height, int *stride) {
     if (!p->surface) {
         fail(p, "no popup is shown");
         return NULL;
     }
-    int w = p->width * p->scale, h = p->height * p->scale;
+    if (box_width < 1) box_width = 1;
+    if (box_height < 1) box_height = 1;
+    int w = box_width * p->scale, h = box_height * p->scale;
     struct buffer *chosen = NULL;
     for (int i = 0; i < 2 && !chosen; i++)
         if (!p->buffers[i].busy) chosen = &p->buffers[i];
@@ -537,7 +571,7 @@ void *CWP_begin_frame(CWP_popup *p, int *width, int *height, int *stride) {
         munmap(chosen->pixels, chosen->bytes);
         memset(chosen, 0, sizeof *chosen);
     }
-    if (!chosen->proxy && make_buffer(p, chosen, w, h) < 0) return NULL;
+    if (!chosen->proxy && make_buffer(p, chosen, w, h, 1) < 0) return NULL;
     p->drawing = chosen;
     p->drawing_fresh = chosen->fresh;
     chosen->fresh = 0;
@@ -547,19 +581,36 @@ void *CWP_begin_frame(CWP_popup *p, int *width, int *height, int *stride) {
     return chosen->pixels;
 }
 
-int CWP_end_frame(CWP_popup *p) {
+int CWP_end_frame(CWP_popup *p, int x, int y) {
     struct buffer *b = p->drawing;
     if (!b || !p->surface) {
         fail(p, "no frame was begun");
         return -1;
     }
+    // The overlay's own buffer is never drawn: all zeros, transparent, untouched here (the
+    // compositor alone reads it). It changes only with the overlay's size.
+    struct buffer *overlay = &p->overlay_buffer;
+    int resized = !overlay->proxy || overlay->width != p->width || overlay->height != p->height;
+    if (resized) {
+        destroy_buffer(overlay);
+        if (make_buffer(p, overlay, p->width, p->height, 0) < 0) return -1;
+    }
     if (!p->acked) {
         zwlr_layer_surface_v1_ack_configure(p->layer, p->configure_serial);
         p->acked = 1;
     }
-    wl_surface_set_buffer_scale(p->surface, p->scale);
-    wl_surface_attach(p->surface, b->proxy, 0, 0);
-    wl_surface_damage_buffer(p->surface, 0, 0, b->width, b->height);
+    // The box's state is applied with the overlay's commit (a synchronized subsurface).
+    wl_surface_set_buffer_scale(p->box, p->scale);
+    wl_surface_attach(p->box, b->proxy, 0, 0);
+    wl_surface_damage_buffer(p->box, 0, 0, b->width, b->height);
+    wl_surface_commit(p->box);
+    wl_subsurface_set_position(p->subsurface, x, y);
+    p->box_x = x;
+    p->box_y = y;
+    if (resized) {
+        wl_surface_attach(p->surface, overlay->proxy, 0, 0);
+        wl_surface_damage_buffer(p->surface, 0, 0, overlay->width, overlay->height);
+    }
     wl_surface_commit(p->surface);
     b->busy = 1;
     p->drawing = NULL;

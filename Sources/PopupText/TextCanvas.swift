@@ -11,17 +11,21 @@ public final class TextCanvas {
     private let surface: OpaquePointer
     private let context: OpaquePointer
     private let layout: OpaquePointer
-    private let font: OpaquePointer
-    /// The font's line height, ascent and average character width in logical pixels.
-    public let lineHeight: Int, ascent: Int, characterWidth: Int
+    /// The font drawn with (its font map is this canvas's until the canvas goes).
+    public let font: TextFont
+    /// The font's line height in logical pixels.
+    public var lineHeight: Int { font.lineHeight }
+    /// The font's ascent in logical pixels.
+    public var ascent: Int { font.ascent }
+    /// The font's average character width in logical pixels.
+    public var characterWidth: Int { font.characterWidth }
     /// UTF-8 bytes handed to pango so far: what the text cost to shape.
     public private(set) var shapedBytes = 0
 
     /// A canvas over `pixels` (`width` × `height` device pixels, `stride` bytes a row), drawing
-    /// with the pango font `fontDescription` at `scale` device pixels per logical pixel.
+    /// with `font` at `scale` device pixels per logical pixel.
     public init(
-        pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, scale: Int,
-        fontDescription: String
+        pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, scale: Int, font: TextFont
     ) throws(TextError) {
         let surface = cairo_image_surface_create_for_data(
             pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
@@ -34,45 +38,19 @@ public final class TextCanvas {
             throw TextError("cairo cannot make a drawing context")
         }
         cairo_scale(context, Double(scale), Double(scale))
-        guard let layout = pango_cairo_create_layout(context),
-            let font = pango_font_description_from_string(fontDescription)
-        else {
+        guard let layout = font.makeLayout(for: context) else {
             cairo_destroy(context)
             cairo_surface_destroy(surface)
-            throw TextError("pango cannot lay out text in \"\(fontDescription)\"")
+            throw TextError("pango cannot lay out text")
         }
-        pango_layout_set_font_description(layout, font)
-        pango_layout_set_single_paragraph_mode(layout, 1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-        pango_cairo_update_layout(context, layout)
-        // Metrics in logical pixels come from a context without the scale: the layout's own
-        // context answers in other units once the scale is in its matrix.
-        let plain = pango_font_map_create_context(pango_cairo_font_map_get_default())
-        let metrics = pango_context_get_metrics(plain ?? pango_layout_get_context(layout), font, nil)
-        if let plain { CPangoCairo_unref(UnsafeMutableRawPointer(plain)) }
-        let unit = Double(CPangoCairo_scale())
-        let ascent = Double(pango_font_metrics_get_ascent(metrics)) / unit
-        let descent = Double(pango_font_metrics_get_descent(metrics)) / unit
-        characterWidth = max(
-            1, Int((Double(pango_font_metrics_get_approximate_char_width(metrics)) / unit).rounded()))
-        pango_font_metrics_unref(metrics)
-        self.ascent = Int(ascent.rounded(.up))
-        lineHeight = Int((ascent + descent).rounded(.up))
         self.surface = surface
         self.context = context
         self.layout = layout
         self.font = font
     }
 
-    /// Starts pango's font map now: pango reads the fontconfig configuration and caches on a
-    /// thread of its own, which then overlaps the caller's round trips to the daemon and the
-    /// compositor instead of delaying the first frame.
-    public static func warmUp() {
-        _ = pango_cairo_font_map_get_default()
-    }
-
     deinit {
-        pango_font_description_free(font)
         CPangoCairo_unref(UnsafeMutableRawPointer(layout))
         cairo_destroy(context)
         cairo_surface_flush(surface)
@@ -123,12 +101,8 @@ public final class TextCanvas {
         } else {
             pango_layout_set_width(layout, -1)
         }
-        var bytes = String(shown)
-        bytes.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                pango_layout_set_text(layout, $0.baseAddress, Int32(clamping: $0.count))
-            }
-        }
+        let bytes = String(shown)
+        TextFont.setText(layout, bytes)
         shapedBytes += bytes.utf8.count
     }
 

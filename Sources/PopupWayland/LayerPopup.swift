@@ -26,7 +26,8 @@ public final class LayerPopup {
     /// True when the compositor offers layer-shell, which alone lets a popup take the keyboard.
     public var hasLayerShell: Bool { CWP_has_layer_shell(handle) != 0 }
 
-    /// True when the seat has a keyboard.
+    /// True when the seat has a keyboard (known once the overlay is shown: the seat says it
+    /// with the overlay's first configure, not at `connect`).
     public var hasKeyboard: Bool { CWP_has_keyboard(handle) != 0 }
 
     /// The one place a C failure becomes a Swift error.
@@ -64,19 +65,27 @@ public final class LayerPopup {
         return x < 0 ? nil : (Int(x), Int(y))
     }
 
-    /// Gives `draw` a free buffer (pixels, width, height, stride in device pixels, and
-    /// whether it is new, so all transparent), then shows it.
+    /// Gives `draw` a free buffer for the menu's box of `width` × `height` logical pixels
+    /// (pixels, width, height, stride in device pixels, and whether it is new, so all
+    /// transparent), then shows it with its corner at `x`, `y` on the overlay.
+    ///
+    /// The rest of the overlay stays transparent and is never drawn: a box costs its own
+    /// pixels, not the output's.
     public func frame(
+        width boxWidth: Int, height boxHeight: Int, x: Int, y: Int,
         _ draw: (UnsafeMutableRawPointer, Int, Int, Int, Bool) throws -> Void
     ) throws {
         var width: Int32 = 0
         var height: Int32 = 0
         var stride: Int32 = 0
-        guard let pixels = CWP_begin_frame(handle, &width, &height, &stride) else {
+        guard
+            let pixels = CWP_begin_frame(
+                handle, Int32(clamping: boxWidth), Int32(clamping: boxHeight), &width, &height, &stride)
+        else {
             throw LayerPopupError(String(cString: CWP_error(handle)))
         }
         try draw(pixels, Int(width), Int(height), Int(stride), CWP_frame_is_fresh(handle) != 0)
-        try check(CWP_end_frame(handle))
+        try check(CWP_end_frame(handle, Int32(clamping: x), Int32(clamping: y)))
     }
 
     /// Before poll(): the descriptor to poll for reading, after the queued requests are sent.

@@ -39,11 +39,15 @@ final class WaylandMenuApp: MenuFrontEnd {
     /// Frames drawn.
     var frames = 0
 
-    /// A menu over `client` with `settings`, drawn on `popup`'s compositor.
-    init(client: CliptabClient, settings: MenuSettings, popup: LayerPopup) {
+    /// The font being readied, until the first frame takes it.
+    private let preparedFont: TextFont.Preparation
+
+    /// A menu over `client` with `settings`, drawn on `popup`'s compositor in `font`.
+    init(client: CliptabClient, settings: MenuSettings, popup: LayerPopup, font: TextFont.Preparation) {
         self.client = client
         self.settings = settings
         self.popup = popup
+        self.preparedFont = font
     }
 
     /// Shows the menu for `table` (nil: the list of tables) with `filter` already typed, and
@@ -67,6 +71,9 @@ final class WaylandMenuApp: MenuFrontEnd {
                 firstCount = settings.rows
             }
             if !filter.isEmpty { list.setFilter(filter) }
+            // The first screenful's rows too (rows come in pages, fetched when first read):
+            // the first frame then waits on nothing but the font.
+            for index in list.window { _ = list.line(at: index) }
         } catch {
             return report(error)
         }
@@ -92,12 +99,12 @@ final class WaylandMenuApp: MenuFrontEnd {
     }
 
     /// Places the box: at `pointer` (clamped to the overlay), else centred.
-    private func layout(_ canvas: TextCanvas, pointer: (x: Int, y: Int)?) -> WaylandPainter {
+    private func layout(_ font: TextFont.Measures, pointer: (x: Int, y: Int)?) -> WaylandPainter {
         let (width, height, _) = popup.size
         let padding = 3
-        let lineHeight = canvas.lineHeight + 2 * padding
+        let lineHeight = font.lineHeight + 2 * padding
         visibleRows = max(1, min(settings.rows, max(firstCount, 3), height / lineHeight - 1))
-        let boxWidth = min(width, canvas.characterWidth * settings.width + 2 * padding)
+        let boxWidth = min(width, font.characterWidth * settings.width + 2 * padding)
         let boxHeight = min(height, (visibleRows + 1) * lineHeight)
         var x = (width - boxWidth) / 2
         var y = (height - boxHeight) / 3
@@ -116,12 +123,19 @@ final class WaylandMenuApp: MenuFrontEnd {
     /// Draws the shown level into a new frame.
     func paint() throws {
         guard let screen = session.current else { return }
-        try popup.frame { pixels, width, height, stride, fresh in
+        let painter = try self.painter ?? layout(preparedFont.measures(), pointer: pointerOrigin)
+        self.painter = painter
+        let box = painter.box
+        try popup.frame(width: box.width, height: box.height, x: box.x, y: box.y) {
+            pixels, width, height, stride, fresh in
+            // A new buffer's pages are the kernel's until first written (some hundred faults
+            // for a box): written now, while the font's glyphs may still be rasterised on the
+            // helper, rather than when the box is filled.
+            if fresh { memset(pixels, 0, stride * height) }
+            let font = try preparedFont.wait()
             let canvas = try TextCanvas(
                 pixels: pixels, width: width, height: height, stride: stride, scale: popup.size.scale,
-                fontDescription: FontName.pangoDescription(settings.font))
-            let painter = self.painter ?? layout(canvas, pointer: pointerOrigin)
-            self.painter = painter
+                font: font)
             if !fresh { canvas.clear() }
             painter.paint(
                 screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message,

@@ -15,9 +15,9 @@ struct WaylandPainter {
     let colors: WaylandColors
 
     /// Draws `screen` with `prompt` on the first line (or `message` instead) onto `canvas`,
-    /// which is transparent outside the box.
+    /// which holds the box alone (its corner at 0, 0; the overlay places it).
     func paint(_ screen: MenuSession.Screen, prompt: String, message: String?, on canvas: TextCanvas) {
-        let (left, top, width, _) = box
+        let (left, top, width) = (0, 0, box.width)
         canvas.fill(x: left, y: top, width: width, height: box.height, color: colors.background)
         let textTop = { (line: Int) in top + line * self.lineHeight + self.padding }
         let textWidth = width - 2 * padding
@@ -67,7 +67,7 @@ struct WaylandPainter {
 
     /// Draws one line of the list at window row `row`.
     private func paint(_ line: MenuLine, row: Int, selected: Bool, on canvas: TextCanvas) {
-        let (left, top, width, _) = box
+        let (left, top, width) = (0, 0, box.width)
         let y = top + row * lineHeight
         let textTop = y + padding
         let indent = padding + 2 * canvas.characterWidth

@@ -14,8 +14,9 @@ enum WaylandStart {
     static func run(settings: MenuSettings, table: String?, filter: String, timeout: Int32) -> Int32? {
         let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
         guard let display, !display.isEmpty else { return nil }
-        // Most Wayland sessions get this popup: its fonts load while the rest connects.
-        TextCanvas.warmUp()
+        // Most Wayland sessions get this popup: its font is readied on a helper thread while
+        // this one waits on the compositor and the daemon.
+        let font = TextFont.prepare(fontDescription: FontName.pangoDescription(settings.font))
         let popup = try? LayerPopup.connect()
         switch MenuFace.choose(
             waylandDisplay: display, connected: popup != nil, layerShell: popup?.hasLayerShell ?? false)
@@ -29,7 +30,7 @@ enum WaylandStart {
             guard let popup else { return nil }
             do {
                 let client = try CliptabClient.connect(timeoutMilliseconds: timeout, sharedDeadline: false)
-                return WaylandMenuApp(client: client, settings: settings, popup: popup).run(
+                return WaylandMenuApp(client: client, settings: settings, popup: popup, font: font).run(
                     table: table, filter: filter)
             } catch {
                 printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)

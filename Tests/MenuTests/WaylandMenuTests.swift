@@ -179,6 +179,46 @@ struct WaylandMenuTests {
         #expect(big < short + 4096, "short table \(short) bytes shaped, 10 MB row \(big)")
     }
 
+    /// A row of 20,000 distinct rare characters (CJK Extension B, which needs font fallback
+    /// or draws as boxes) costs the renderer what a short row costs: it is cut to what the
+    /// line can show before pango shapes it (bytes counted, not time).
+    @Test func rowOfRareCharactersIsCutBeforeShaping() throws {
+        let session = try Session()
+        let statistics = session.sway.homeDirectory + "/statistics"
+        func shaped(_ table: String) throws -> (bytes: Int, frames: Int) {
+            let (menu, _) = try session.open([table], environment: ["CLIPTAB_MENU_STATISTICS": statistics])
+            #expect(try session.type("", keys: ["Escape"], into: menu) == .exited(1))
+            let lines = try String(contentsOfFile: statistics, encoding: .utf8).split(separator: "\n")
+            func figure(_ name: String) throws -> Int {
+                let line = try #require(lines.first { $0.hasPrefix(name + " ") })
+                return try #require(Int(line.dropFirst(name.count + 1)))
+            }
+            return (try figure("shaped_bytes"), try figure("frames"))
+        }
+        #expect(try session.cliptab(["create", "rare"]).termination == .exited(0))
+        let rare = String(String.UnicodeScalarView((0..<20_000).map { Unicode.Scalar(0x20000 + $0)! }))
+        let added = try session.sway.run(
+            BuiltProducts.path(of: "cliptab"), ["add", "rare", "-"],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": session.bus.address], input: Array(rare.utf8))
+        #expect(added.termination == .exited(0), "\(added.errorText)")
+        let short = try shaped("t")
+        let long = try shaped("rare")
+        #expect(long.frames == short.frames, "frames: short \(short.frames), rare \(long.frames)")
+        #expect(
+            long.bytes < short.bytes + 4096,
+            "short table \(short.bytes) bytes shaped, the 80 kB row of rare characters \(long.bytes)")
+    }
+
+    /// Text typed through a keymap that is not plain US ASCII (wtype uploads one with the
+    /// keysyms it types: é here) filters like any other: Enter copies the row it matches.
+    @Test func accentedTextTypedFilters() throws {
+        let session = try Session()
+        #expect(try session.cliptab(["add", "t", "café au lait"]).termination == .exited(0))
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("fé", keys: ["Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "café au lait")
+    }
+
     /// A secret table's rows are found by their names only, never by their text, and the
     /// editor of one starts empty (it is replaced, never shown), as on X: both menus carry
     /// their requests through one `MenuFrontEnd`.

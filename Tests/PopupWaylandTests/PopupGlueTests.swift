@@ -36,7 +36,8 @@ struct PopupGlueTests {
         }
     }
 
-    /// sway offers layer-shell; the overlay covers its output, and hiding it twice is harmless.
+    /// sway offers layer-shell; the overlay covers its output, a frame draws only the box's
+    /// pixels (at the output's scale), and hiding it twice is harmless.
     @Test func showsAnOverlayOnSway() throws {
         let sway = try HeadlessSway(xwayland: false)
         defer { sway.stop() }
@@ -48,8 +49,8 @@ struct PopupGlueTests {
         #expect(popup.isShown)
         let size = popup.size
         #expect(size.width > 0 && size.height > 0 && size.scale == 1, "\(size)")
-        try popup.frame { pixels, width, height, stride, fresh in
-            #expect(width == size.width && height == size.height && stride == width * 4 && fresh)
+        try popup.frame(width: 200, height: 100, x: 10, y: 20) { pixels, width, height, stride, fresh in
+            #expect(width == 200 && height == 100 && stride == width * 4 && fresh)
             memset(pixels, 0, stride * height)
         }
         try popup.hide()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Wayland side of cliptab-menu's layer-shell popup, for the PopupWayland module, which
 // alone imports this: the connection and its globals (compositor, shm, seat, outputs,
-// zwlr_layer_shell_v1), one full-output overlay surface with the keyboard held exclusively,
+// zwlr_layer_shell_v1, wl_subcompositor), one full-output overlay surface with the keyboard held exclusively
+// (never drawn) and the menu's box on it as a wl_subsurface,
 // wl_shm buffers to draw into, and the seat's keys read through libxkbcommon (the keymap the
 // compositor sends, the locale's compose table). Listeners and requests live in C because
 // libwayland's marshaller is variadic; what the popup needs comes out as a queue of plain
@@ -67,13 +68,15 @@ void CWP_size(const CWP_popup *popup, int *width, int *height, int *scale);
 /// Where the pointer was when it entered the surface, or -1 when it has not.
 void CWP_pointer(const CWP_popup *popup, int *x, int *y);
 
-/// A free buffer of the surface's size times its scale to draw into (ARGB8888, premultiplied):
-/// its pixels, width, height and stride in bytes. NULL on failure.
-void *CWP_begin_frame(CWP_popup *popup, int *width, int *height, int *stride);
+/// A free buffer for the menu's box of `box_width` × `box_height` logical pixels, times the
+/// output's scale, to draw into (ARGB8888, premultiplied): its pixels, width, height and
+/// stride in bytes. NULL on failure.
+void *CWP_begin_frame(CWP_popup *popup, int box_width, int box_height, int *width, int *height, int *stride);
 /// 1 when the buffer begun last is new, so still all zeros (transparent): nothing to clear.
 int CWP_frame_is_fresh(const CWP_popup *popup);
-/// Attaches the buffer begun last, damages it whole, and commits. -1 on failure.
-int CWP_end_frame(CWP_popup *popup);
+/// Shows the buffer begun last as the box, its corner at `x`, `y` on the overlay (logical
+/// pixels), and commits. -1 on failure.
+int CWP_end_frame(CWP_popup *popup, int x, int y);
 
 /// Before poll(): dispatches what is queued, prepares to read and flushes. Returns the
 /// descriptor to poll for reading, or -1 when the connection failed.
