@@ -28,12 +28,12 @@ enum WaylandClipboardBenchmark {
         let x11 = try sway.spawn(
             daemonPath, ["--clipboard-backend", "x11"], environment: address, stdout: .null, stderr: .null)
         try waitForDaemon(sway, cliptab, address)
-        let x11RSS = try residentKiB(of: x11.pid)
+        let x11RSS = try idleResidentKiB(of: x11.pid)
         x11.terminate(graceMilliseconds: 2000)
         let daemon = try sway.spawn(daemonPath, environment: address, stdout: .null, stderr: .null)
         defer { daemon.terminate(graceMilliseconds: 2000) }
         try waitForDaemon(sway, cliptab, address)
-        let waylandRSS = try residentKiB(of: daemon.pid)
+        let waylandRSS = try idleResidentKiB(of: daemon.pid)
         let text = "a snippet to paste"
         var big = String(repeating: "0123456789abcdef", count: (10 << 20) / 16)
         big.removeLast()
@@ -164,6 +164,28 @@ enum WaylandClipboardBenchmark {
             }
             usleep(20_000)
         }
+    }
+
+    /// The resident set of the idle daemon `pid`, in KiB: once it has held still for 1.5 s,
+    /// which covers the heap trim the daemon makes within 1 s after any work (at most 8 s).
+    ///
+    /// Read right after the daemon's first answer, it also held what start-up had freed and
+    /// not yet given back, which varies from run to run.
+    private static func idleResidentKiB(of pid: Int32) throws -> Int {
+        let deadline = MonotonicClock.milliseconds() + 8000
+        var last = try residentKiB(of: pid)
+        var stillSince = MonotonicClock.milliseconds()
+        while MonotonicClock.milliseconds() < deadline {
+            usleep(100_000)
+            let now = try residentKiB(of: pid)
+            if now != last {
+                last = now
+                stillSince = MonotonicClock.milliseconds()
+            } else if MonotonicClock.milliseconds() - stillSince >= 1500 {
+                break
+            }
+        }
+        return last
     }
 
     /// The resident set of process `pid`, in KiB (VmRSS of /proc/PID/status).
