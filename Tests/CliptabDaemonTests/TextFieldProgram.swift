@@ -49,26 +49,9 @@ final class TextFieldProgram {
             let python = python(
                 running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
         else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
-        let script = """
-            import sys, os, gi
-            gi.require_version('Gtk', '3.0')
-            gi.require_version('GdkX11', '3.0')
-            from gi.repository import Gtk, GdkX11
-            out = sys.argv[1]
-            w = Gtk.Window(title='paste target')
-            e = Gtk.Entry()
-            w.add(e)
-            def changed(entry):
-                with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                    f.write(entry.get_text())
-                os.replace(out + '.tmp', out)
-            e.connect('changed', changed)
-            changed(e)
-            w.show_all()
-            e.grab_focus()
-            print(hex(w.get_window().get_xid()), flush=True)
-            Gtk.main()
-            """
+        let script = GtkEntryScript.make(
+            title: "paste target", imports: "GdkX11",
+            shown: "print(hex(w.get_window().get_xid()), flush=True)")
         return try TextFieldProgram(desk: desk, command: python, script: script)
     }
 

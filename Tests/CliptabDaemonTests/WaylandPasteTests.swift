@@ -98,25 +98,8 @@ struct WaylandPasteTests {
         /// A GTK 3 entry on Wayland (`GDK_BACKEND=wayland`) that writes its text to `out`
         /// after every change.
         func gtkEntry(_ out: String) throws -> ChildProcess {
-            let script = """
-                import sys, os, gi
-                gi.require_version('Gtk', '3.0')
-                from gi.repository import Gtk, GLib
-                GLib.set_prgname('paste-target')
-                out = sys.argv[1]
-                w = Gtk.Window(title='paste target')
-                e = Gtk.Entry()
-                w.add(e)
-                def changed(entry):
-                    with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                        f.write(entry.get_text())
-                    os.replace(out + '.tmp', out)
-                e.connect('changed', changed)
-                w.show_all()
-                e.grab_focus()
-                changed(e)
-                Gtk.main()
-                """
+            let script = GtkEntryScript.make(
+                title: "paste target", imports: "GLib", setup: "GLib.set_prgname('paste-target')")
             guard
                 let python = python(
                     running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
