@@ -86,26 +86,20 @@ final class PortalDesk {
                 toPath: "\(portals)/gnome.portal")
         case .test(let consent):
             try consent.write(toFile: state.appending("consent"), atomically: true, encoding: .utf8)
-            let test = try ChildProcess.spawn(
-                python,
-                ["-c", RemoteDesktopTestBackend.script, daemon.bus.address, mutter.busAddress, state.path],
-                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-                stderr: .null)
-            helpers.append(test)
-            guard test.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+            let started = try Self.startStandIn(
+                python, RemoteDesktopTestBackend.script, [daemon.bus.address, mutter.busAddress, state.path])
+            helpers.append(started.child)
+            guard started.ready else {
                 throw FixtureError(
                     "the portal test backend did not start: \(Self.read(state.appending("backend.log")))")
             }
             try RemoteDesktopTestBackend.portalFile.write(
                 toFile: "\(portals)/cliptabtest.portal", atomically: true, encoding: .utf8)
         case .tokenFrontend:
-            let frontend = try ChildProcess.spawn(
-                python,
-                ["-c", RemoteDesktopTestFrontend.script, daemon.bus.address, mutter.busAddress, state.path],
-                environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-                stderr: .null)
-            helpers.append(frontend)
-            guard frontend.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+            let started = try Self.startStandIn(
+                python, RemoteDesktopTestFrontend.script, [daemon.bus.address, mutter.busAddress, state.path])
+            helpers.append(started.child)
+            guard started.ready else {
                 throw FixtureError("the stand-in portal frontend did not start")
             }
         }
@@ -122,6 +116,18 @@ final class PortalDesk {
             throw FixtureError("the GTK entry did not get the focus on mutter")
         }
         try daemon.call("CreateTable", [s("t")])
+    }
+
+    /// Starts one of the desk's Python stand-ins (`script` with `arguments`) and waits for it
+    /// to say "ready" (at most 20 s); `ready` false when it did not.
+    private static func startStandIn(_ python: String, _ script: String, _ arguments: [String]) throws -> (
+        child: ChildProcess, ready: Bool
+    ) {
+        let child = try ChildProcess.spawn(
+            python, ["-c", script] + arguments,
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+            stderr: .null)
+        return (child, child.readLine(timeoutMilliseconds: 20_000) == "ready")
     }
 
     /// Starts the real xdg-desktop-portal, told of no portal but the desk's in `portals`,
@@ -247,26 +253,10 @@ final class PortalDesk {
 
     /// A GTK 3 entry that writes its text to a file after every change and prints `in` and
     /// `out` as its window gets and loses the keyboard focus.
-    static let entryScript = """
-        import sys, os, gi
-        gi.require_version('Gtk', '3.0')
-        from gi.repository import Gtk
-        out = sys.argv[1]
-        w = Gtk.Window(title='portal paste target')
-        e = Gtk.Entry()
-        w.add(e)
-        def changed(entry):
-            with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                f.write(entry.get_text())
-            os.replace(out + '.tmp', out)
-        e.connect('changed', changed)
-        changed(e)
-        w.connect('focus-in-event', lambda *args: print('in', flush=True))
-        w.connect('focus-out-event', lambda *args: print('out', flush=True))
-        w.show_all()
-        e.grab_focus()
-        Gtk.main()
-        """
+    static let entryScript = GtkEntryScript.make(
+        title: "portal paste target",
+        shown: "w.connect('focus-in-event', lambda *args: print('in', flush=True))\n"
+            + "w.connect('focus-out-event', lambda *args: print('out', flush=True))")
 }
 
 extension PortalDesk {
