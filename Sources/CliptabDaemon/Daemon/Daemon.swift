@@ -250,10 +250,16 @@ public final class Daemon {
     /// in the data directory; nil elsewhere.
     private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal? {
         guard let waylandDisplay, !waylandDisplay.isEmpty,
-            desktop.split(separator: ":").contains(where: { ["GNOME", "KDE"].contains($0.uppercased()) })
+            isDesktop(oneOf: ["GNOME", "KDE"])
         else { return nil }
         let directory = try? configurator.dataDirectory(of: configuration)
         return RemoteDesktopPortal(bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) })
+    }
+
+    /// True when `XDG_CURRENT_DESKTOP` (a colon-separated list) names one of `names`
+    /// (upper case), in any case.
+    private func isDesktop(oneOf names: Set<String>) -> Bool {
+        desktop.split(separator: ":").contains { names.contains($0.uppercased()) }
     }
 
     /// Why the X11 backend may not see the clipboard's owner in this session, or nil.
@@ -264,7 +270,7 @@ public final class Daemon {
     /// what X11 holds then may be an older copy, cliptabd's own included.
     private func xwaylandBlindSpot() -> String? {
         guard let waylandDisplay, !waylandDisplay.isEmpty,
-            !desktop.split(separator: ":").contains(where: { $0.uppercased() == "GNOME" })
+            !isDesktop(oneOf: ["GNOME"])
         else { return nil }
         return
             "cliptabd reads the clipboard through XWayland, and the compositor at \(waylandDisplay) gives X11 "
