@@ -219,6 +219,34 @@ struct WaylandMenuTests {
         #expect(try session.clipboard() == "café au lait")
     }
 
+    /// A dead key and the key after it type one character, as the locale's compose table says.
+    ///
+    /// C.UTF-8 takes en_US.UTF-8's table: "r", dead acute, "e", "s" filter for "rés". Without
+    /// compose the filter would be "res" or "rs", and Enter would copy "resume" or nothing.
+    @Test func deadKeyComposesWithTheNextKey() throws {
+        let session = try Session()
+        for text in ["resume", "résumé"] {
+            #expect(try session.cliptab(["add", "t", text]).termination == .exited(0))
+        }
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("r", keys: ["dead_acute", "e", "s", "Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "résumé")
+    }
+
+    /// The user's own `~/.XCompose` is read (it includes the locale's table and adds one
+    /// sequence): Compose, g, g types γ, which filters for the one row that has it.
+    @Test func usersComposeFileIsHonoured() throws {
+        let session = try Session()
+        let written = try session.sway.run(
+            "sh", ["-c", "cat > \"$HOME/.XCompose\""],
+            input: Array("include \"%L\"\n<Multi_key> <g> <g> : \"γ\"\n".utf8))
+        #expect(written.termination == .exited(0), "\(written.errorText)")
+        #expect(try session.cliptab(["add", "t", "γ-ray"]).termination == .exited(0))
+        let (menu, _) = try session.open(["t"])
+        #expect(try session.type("", keys: ["Multi_key", "g", "g", "Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "γ-ray")
+    }
+
     /// A secret table's rows are found by their names only, never by their text, and the
     /// editor of one starts empty (it is replaced, never shown), as on X: both menus carry
     /// their requests through one `MenuFrontEnd`.
