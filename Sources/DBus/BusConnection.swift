@@ -71,8 +71,9 @@ public final class BusConnection {
     var isDispatching = false
     /// The method calls to registered objects waiting to be served, per sender.
     var callQueues = SenderQueues(maximumBytesPerSender: 16 << 20)
-    /// The asynchronous calls whose handlers have not run yet, by serial.
-    var pendingReplies: [UInt32: PendingReply] = [:]
+    /// The asynchronous calls whose handlers have not run yet, in the order of their serials
+    /// (the order they were sent); see `BusConnection+PendingReplies.swift`.
+    var pendingReplies: [PendingReply] = []
 
     /// The most array and dictionary elements, counted over all its arguments, that a method
     /// call to this connection's objects may carry (unlimited by default).

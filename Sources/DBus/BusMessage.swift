@@ -208,8 +208,15 @@ public final class BusMessage {
         try checkWritable()
         var checker = BusValueChecker(offset: bodyLength)
         var types: [BusType] = []
-        for value in values { types.append(try checker.check(value)) }
-        let newSignature = signature + types.map(\.signature).joined()
+        types.reserveCapacity(values.count)
+        // Appended in place: a map and a join would cost a start-up's first call two more
+        // generic types to instantiate.
+        var newSignature = signature
+        for value in values {
+            let type = try checker.check(value)
+            types.append(type)
+            newSignature += type.signature
+        }
         guard newSignature.utf8.count <= BusSignature.maximumLength else {
             throw BusError.limitsExceeded(
                 "the message's signature would be longer than \(BusSignature.maximumLength) bytes")

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-import DBus
 import Glibc
 import Posix
 import TestSupport
 import Testing
+
+@testable import DBus
 
 /// Asynchronous calls in flight when the connection dies or is closed: every handler runs
 /// once, with an error, without waiting for the call's timeout.
@@ -84,6 +85,16 @@ import Testing
         client.close()
         #expect(order == [0, 1, 2, 3, 4])
         #expect(names == ["org.freedesktop.DBus.Error.Disconnected"])
+    }
+
+    /// Serials are compared across their wrap at 2^32, so that calls sent just before and
+    /// just after it stay in the order they were sent.
+    @Test func serialsCompareAcrossTheWrap() {
+        #expect(BusConnection.serial(1, isBefore: 2))
+        #expect(!BusConnection.serial(2, isBefore: 1))
+        #expect(BusConnection.serial(UInt32.max, isBefore: 1))
+        #expect(!BusConnection.serial(1, isBefore: UInt32.max))
+        #expect(!BusConnection.serial(7, isBefore: 7))
     }
 
     /// A cancelled call's handler never runs, even when the connection dies afterwards.
