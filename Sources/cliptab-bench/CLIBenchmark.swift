@@ -47,6 +47,9 @@ enum CLIBenchmark {
         }
         let linkage = try ChildProcess.run("ldd", [cliptab]).outputText
         let isStatic = !linkage.contains("libswiftCore")
+        // SwiftPM's default `$ORIGIN` run path has the loader look beside the binary first.
+        let dynamicSection = (try? ChildProcess.run("readelf", ["-d", cliptab]).outputText) ?? ""
+        let hasRunPath = dynamicSection.contains("(RUNPATH)") || dynamicSection.contains("(RPATH)")
 
         var clientTimes: [UInt64] = []
         var referenceTimes: [UInt64] = []
@@ -91,7 +94,8 @@ enum CLIBenchmark {
             "== cli (whole-process wall time: medians of \(repetitions) interleaved runs; peak RSS: GNU time)"
         )
         print(
-            "cliptab: \(cliptab) (Swift runtime linked \(isStatic ? "statically" : "DYNAMICALLY: build with -c release"))"
+            "cliptab: \(cliptab) (Swift runtime linked \(isStatic ? "statically" : "DYNAMICALLY: build with -c release"), "
+                + (hasRunPath ? "WITH a run path: build with --disable-local-rpath)" : "no run path)")
         )
         let widths = [44, 10, 13, 10]
         Report.row(["command", "median ms", "peak RSS KiB", "median KiB"], widths)
