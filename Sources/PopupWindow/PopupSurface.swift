@@ -15,6 +15,8 @@ public final class PopupSurface {
     private let draw: OpaquePointer
     private var inputMethod: XIM?
     private var inputContext: XIC?
+    /// True once `startInputMethod()` ran (whether or not an input method opened).
+    public private(set) var isInputMethodStarted = false
     /// Where the window is on the root window.
     public let frame: PopupRect
 
@@ -141,11 +143,15 @@ public final class PopupSurface {
         XFlush(connection.display)
     }
 
-    /// Opens the input method (for dead keys and compose) after the first frame is shown,
-    /// because under a UTF-8 locale opening it costs as much as everything else at start.
+    /// Opens the input method (for dead keys and compose), once: called after the first frame
+    /// is shown, and by `nextEvent()` at the first key if it was not yet, because under a
+    /// UTF-8 locale opening it (libX11 reads the locale's whole Compose file) costs as much
+    /// CPU as everything else at start.
     ///
     /// Without an input method, keys are still read (as Latin-1).
     public func startInputMethod() {
+        guard !isInputMethodStarted else { return }
+        isInputMethodStarted = true
         let display = connection.display
         for modifiers in ["", "@im=local", "@im="] {
             XSetLocaleModifiers(modifiers)
@@ -162,6 +168,8 @@ public final class PopupSurface {
     public func nextEvent() -> PopupEvent {
         var event = XEvent()
         XNextEvent(connection.display, &event)
+        // The input context filters a key that came before it was made as any other.
+        if event.type == KeyPress { startInputMethod() }
         // Compose sequences and dead keys are consumed by the input method.
         if XFilterEvent(&event, 0) != 0 { return .other }
         switch event.type {

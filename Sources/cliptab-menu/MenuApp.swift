@@ -85,8 +85,7 @@ final class MenuApp: MenuFrontEnd {
         }
         surface.map()
         surface.present()
-        // Both cost time before the first frame and are not needed for it.
-        surface.startInputMethod()
+        // Not needed for the first frame, and too costly before it.
         client.watchDaemon()
         let status = loop(signals)
         // Every way out passes here: the grab is released before the process ends.
@@ -140,6 +139,10 @@ final class MenuApp: MenuFrontEnd {
     /// Reads events, signals and the bus until the menu closes; returns the exit status.
     private func loop(_ signals: SignalChannel) -> Int32 {
         var lastInput = MonotonicClock.milliseconds()
+        // The input method opens once the shown window has had a moment to be drawn (its
+        // milliseconds of CPU would otherwise take them from the X server on a small
+        // machine), or at the first key, whichever comes first.
+        let inputMethodDue = lastInput + MenuApp.inputMethodDelayMilliseconds
         while true {
             var status: Int32?
             var changed = false
@@ -164,7 +167,17 @@ final class MenuApp: MenuFrontEnd {
             let idle =
                 Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
             guard idle > 0 else { return MenuExit.cancelled }
-            BusPollTurn.run([client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: idle))
+            var timeout = idle
+            if !surface.isInputMethodStarted {
+                let now = MonotonicClock.milliseconds()
+                if now >= inputMethodDue {
+                    surface.startInputMethod()
+                } else {
+                    timeout = min(timeout, Int64(inputMethodDue - now))
+                }
+            }
+            BusPollTurn.run(
+                [client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: timeout))
             if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
             if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
         }
@@ -172,6 +185,9 @@ final class MenuApp: MenuFrontEnd {
 
     /// How long the menu stays open without input.
     static let idleMilliseconds = 300_000
+
+    /// How long after the window is shown the input method opens, unless a key comes first.
+    static let inputMethodDelayMilliseconds: UInt64 = 40
 
     /// Acts on one event; returns the exit status when the menu must close.
     private func handle(_ event: PopupEvent, _ changed: Bool) -> (Int32?, Bool) {

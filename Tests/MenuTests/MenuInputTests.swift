@@ -81,6 +81,20 @@ struct MenuInputTests {
         #expect(try fixture.grabIsFree())
     }
 
+    /// A dead key and the key after it type one character through the input method, which
+    /// opens at the first key when that comes before it was opened: "r", dead acute, "e",
+    /// "s" filter for "rés" (without compose the filter would be "res" and Enter would copy
+    /// "resume").
+    @Test func deadKeyComposesWithTheNextKey() throws {
+        let fixture = try MenuFixture()
+        #expect(try fixture.cliptab("create", "t").exitCode == 0)
+        try fixture.cliptab("add", "t", "resume", "résumé")
+        let (menu, _) = try fixture.openMenu("t")
+        try fixture.tool("xdotool", "key", "r", "dead_acute", "e", "s", "Return")
+        #expect(fixture.exitCode(of: menu) == 0)
+        #expect(try fixture.clipboard() == "résumé")
+    }
+
     /// A 100,000-row table opens, and End shows its last row.
     @Test func largeTableOpensAndEndReachesTheLastRow() throws {
         let fixture = try MenuFixture()
