@@ -154,7 +154,13 @@ struct Launcher {
     /// Writes `lines` to the started launcher's stdin while reading what it prints; returns
     /// that and whether it exited with status 0.
     func finish(_ child: ChildProcess, _ lines: [String]) throws -> (output: String, succeeded: Bool) {
-        var input = Array(lines.map { $0 + "\n" }.joined().utf8)
+        // The bytes written straight, without a joined copy of every line first.
+        var input: [UInt8] = []
+        input.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            input += line.utf8
+            input.append(UInt8(ascii: "\n"))
+        }
         var written = 0
         var output: [UInt8] = []
         var reading = true
