@@ -177,13 +177,17 @@ struct PickCommand: CLICommand {
 
     /// The lines offered for `table`'s rows, with the row ids in the same order.
     ///
-    /// The calls go in batches of one round trip each: the sections and whether the table is
-    /// secret, then the rows of up to `sectionsPerBatch` sections at a time.
+    /// The calls go in batches of one round trip each: the sections, whether the table is
+    /// secret and the first section's rows, then the rows of up to `sectionsPerBatch` more
+    /// sections at a time.
     private func fetch(
         _ table: String, _ context: CommandContext, into ids: inout [UInt64], _ lines: inout [String]
     ) throws {
         let first = try context.replyMessages([
             ("GetSections", [string(table)]), ("GetSecret", [string(table)]),
+            // The first section's rows in the same round trip: most tables have one section.
+            // Refused (no such section, or a daemon without GetRowPreviews), it is asked again below.
+            ("GetRowPreviews", Self.page(table, section: 0) + [.uint32(Self.previewCharacters)]),
         ])
         let sections = try DaemonReply(
             member: "GetSections", values: Self.values(of: first[0], "GetSections")
@@ -193,7 +197,11 @@ struct PickCommand: CLICommand {
             .boolean(0)
         // A secret's text never reaches the launcher: its rows show their name or a mask.
         let names = secret ? try rowNames(table, context) : nil
-        for (section, rows) in try rows(table, sectionCount: sections.count, context).enumerated() {
+        let sectionZero = sections.isEmpty ? nil : try? first[2].get().readIDTextArray()
+        let fetched =
+            try sectionZero.map { [$0] + (try rows(table, sections: 1..<sections.count, context)) }
+            ?? rows(table, sections: 0..<sections.count, context)
+        for (section, rows) in fetched.enumerated() {
             let header = (try? sections[section].string(at: 0)) ?? ""
             let prefix = header.isEmpty ? "" : Self.oneLine(header) + " › "
             for row in rows {
@@ -223,14 +231,14 @@ struct PickCommand: CLICommand {
     /// room to see whether more lines follow; the most `GetRowPreviews` sends.
     static let previewCharacters: UInt32 = 4096
 
-    /// The rows of each of the table's `sectionCount` sections, each cut to its first
+    /// The rows of each of the table's `sections`, each cut to its first
     /// `previewCharacters` (`GetRowPreviews`, all sent at once, so that rows of megabytes are
     /// not sent whole only to be cut); `GetRows`, one section after the other, from a daemon
     /// without it.
-    private func rows(_ table: String, sectionCount: Int, _ context: CommandContext) throws -> [[BusIDText]] {
-        let pages: [[BusValue]] = (0..<sectionCount).map {
-            [string(table), int32(Int32($0)), .uint32(0), .uint32(0)]
-        }
+    private func rows(_ table: String, sections: Range<Int>, _ context: CommandContext) throws
+        -> [[BusIDText]]
+    {
+        let pages = sections.map { Self.page(table, section: $0) }
         var member = "GetRowPreviews"
         do {
             var rows: [[BusIDText]] = []
@@ -251,6 +259,11 @@ struct PickCommand: CLICommand {
         } catch let error as BusError {
             throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
         }
+    }
+
+    /// The arguments of `GetRows` for all of `section`'s rows (`GetRowPreviews` adds its limit).
+    private static func page(_ table: String, section: Int) -> [BusValue] {
+        [.string(table), .int32(Int32(section)), .uint32(0), .uint32(0)]
     }
 
     /// What a row of a secret table without a name is offered as (the popup's mask).
