@@ -144,6 +144,11 @@ final class MenuApp: MenuFrontEnd {
         // machine), or at the first key, whichever comes first.
         let inputMethodDue = lastInput + MenuApp.inputMethodDelayMilliseconds
         while true {
+            // Before the drain: opening it makes round trips, and the events Xlib reads
+            // meanwhile wait in its queue, where a poll of the socket would not see them.
+            if !surface.isInputMethodStarted && MonotonicClock.milliseconds() >= inputMethodDue {
+                surface.startInputMethod()
+            }
             var status: Int32?
             var changed = false
             // Drain what is queued, then draw once: a held key on a long table must not queue frames.
@@ -169,12 +174,7 @@ final class MenuApp: MenuFrontEnd {
             guard idle > 0 else { return MenuExit.cancelled }
             var timeout = idle
             if !surface.isInputMethodStarted {
-                let now = MonotonicClock.milliseconds()
-                if now >= inputMethodDue {
-                    surface.startInputMethod()
-                } else {
-                    timeout = min(timeout, Int64(inputMethodDue - now))
-                }
+                timeout = min(timeout, max(1, Int64(inputMethodDue) - Int64(MonotonicClock.milliseconds())))
             }
             BusPollTurn.run(
                 [client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: timeout))
