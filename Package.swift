@@ -25,11 +25,29 @@ let dbusIncludeFlags: [String] = {
     }
 }()
 
-/// The executables that start on a key press ask the compiler to emit the generic types'
-/// metadata they use in their own module, where it is in the binary at start, rather than
-/// have the runtime instantiate it on first use (see the cli benchmark).
+/// Generic type metadata laid down by the compiler, for the executables that start on a key press.
+///
+/// The metadata of the generic types they use in their own module is then in the binary at
+/// start, rather than instantiated by the runtime by mangled name on first use (see the cli
+/// benchmark). In every configuration, so that the tests run what ships.
 let prespecializedMetadata: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-prespecialize-generic-metadata"])
+]
+
+/// How the executables that start on a key press are linked in release builds.
+///
+/// The Swift runtime and the C++ library it needs statically (StaticLink/ holds a linker script that
+/// makes -lstdc++ take the static archive), libgcc statically too (one library less to
+/// find, map and relocate), and not position-independent, as swiftc -static-executable
+/// makes it, so that the loader has no relocations to apply to the runtime's metadata; the
+/// libraries, stack and heap are still placed at random.
+let keyPressLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
+            "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
+        ],
+        .when(configuration: .release))
 ]
 
 let package = Package(
@@ -125,31 +143,16 @@ let package = Package(
         // The CLI links libdbus only (from its archive, as every program here): no X11, no
         // SQLite, no Foundation, not even the model.
         // Release builds are made for a process that lives for one call (see the cli
-        // benchmark): the Swift runtime and the C++ library it needs are linked statically
-        // (StaticLink/ holds a linker script that makes -lstdc++ take the static archive),
-        // and the executable is not position-independent, as swiftc -static-executable
-        // makes it, so that the loader has no relocations to apply to the runtime's metadata;
-        // the libraries, stack and heap are still placed at random. libgcc is linked
-        // statically too (one library less to find, map and relocate), and the generic
-        // metadata the command line and the bus need (arrays of strings, the pending-reply
-        // table) is laid down by the compiler instead of built at run time by mangled name
-        // (in every configuration, so that the tests run what ships).
+        // benchmark and `keyPressLinking`).
         .executableTarget(
             name: "cliptab",
             dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
             exclude: ["StaticLink"],
             swiftSettings: prespecializedMetadata,
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
-                        "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
-                    ],
-                    .when(configuration: .release))
-            ]
+            linkerSettings: keyPressLinking
         ),
         // The popup that `cliptab menu` runs: the only executable that links X11 drawing.
-        // Released like cliptab (see below), since it too starts on a key press and every
+        // Released like cliptab (`keyPressLinking`), since it too starts on a key press and every
         // millisecond before its first frame shows.
         .executableTarget(
             name: "cliptab-menu",
@@ -159,14 +162,7 @@ let package = Package(
                 "PopupWayland", "PopupText",
             ],
             swiftSettings: prespecializedMetadata,
-            linkerSettings: [
-                .unsafeFlags(
-                    [
-                        "-static-stdlib", "-L", Context.packageDirectory + "/Sources/cliptab/StaticLink",
-                        "-Xclang-linker", "-no-pie", "-Xclang-linker", "-static-libgcc",
-                    ],
-                    .when(configuration: .release))
-            ]),
+            linkerSettings: keyPressLinking),
         .executableTarget(
             name: "cliptab-bench",
             dependencies: [
