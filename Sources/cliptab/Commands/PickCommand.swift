@@ -187,7 +187,7 @@ struct PickCommand: CLICommand {
             ("GetSections", [string(table)]), ("GetSecret", [string(table)]),
             // The first section's rows in the same round trip: most tables have one section.
             // Refused (no such section, or a daemon without GetRowPreviews), it is asked again below.
-            ("GetRowPreviews", Self.page(table, section: 0) + [.uint32(Self.previewCharacters)]),
+            ("GetRowPreviews", Self.previews(of: Self.page(table, section: 0))),
         ])
         let sections = try DaemonReply(
             member: "GetSections", values: Self.values(of: first[0], "GetSections")
@@ -197,10 +197,12 @@ struct PickCommand: CLICommand {
             .boolean(0)
         // A secret's text never reaches the launcher: its rows show their name or a mask.
         let names = secret ? try rowNames(table, context) : nil
-        let sectionZero = sections.isEmpty ? nil : try? first[2].get().readIDTextArray()
-        let fetched =
-            try sectionZero.map { [$0] + (try rows(table, sections: 1..<sections.count, context)) }
-            ?? rows(table, sections: 0..<sections.count, context)
+        let fetched: [[BusIDText]]
+        if !sections.isEmpty, let sectionZero = try? first[2].get().readIDTextArray() {
+            fetched = [sectionZero] + (try rows(table, sections: 1..<sections.count, context))
+        } else {
+            fetched = try rows(table, sections: 0..<sections.count, context)
+        }
         for (section, rows) in fetched.enumerated() {
             let header = (try? sections[section].string(at: 0)) ?? ""
             let prefix = header.isEmpty ? "" : Self.oneLine(header) + " › "
@@ -246,7 +248,7 @@ struct PickCommand: CLICommand {
             for start in stride(from: 0, to: pages.count, by: Self.sectionsPerBatch) {
                 let batch = pages[start..<min(start + Self.sectionsPerBatch, pages.count)]
                 let previews = try context.replyMessages(
-                    batch.map { (member, $0 + [.uint32(Self.previewCharacters)]) })
+                    batch.map { (member, Self.previews(of: $0)) })
                 if case .failure(.refused(let error))? = previews.first,
                     error.name == BusErrorName.unknownMethod
                 {
@@ -261,9 +263,14 @@ struct PickCommand: CLICommand {
         }
     }
 
-    /// The arguments of `GetRows` for all of `section`'s rows (`GetRowPreviews` adds its limit).
+    /// The arguments of `GetRows` for all of `section`'s rows.
     private static func page(_ table: String, section: Int) -> [BusValue] {
         [.string(table), .int32(Int32(section)), .uint32(0), .uint32(0)]
+    }
+
+    /// The arguments of `GetRowPreviews` for the same rows as `page`.
+    private static func previews(of page: [BusValue]) -> [BusValue] {
+        page + [.uint32(previewCharacters)]
     }
 
     /// What a row of a secret table without a name is offered as (the popup's mask).
