@@ -48,8 +48,14 @@ enum CLIBenchmark {
         let linkage = try ChildProcess.run("ldd", [cliptab]).outputText
         let isStatic = !linkage.contains("libswiftCore")
         // SwiftPM's default `$ORIGIN` run path has the loader look beside the binary first.
-        let dynamicSection = (try? ChildProcess.run("readelf", ["-d", cliptab]).outputText) ?? ""
-        let hasRunPath = dynamicSection.contains("(RUNPATH)") || dynamicSection.contains("(RPATH)")
+        let runPath: String
+        if let section = try? ChildProcess.run("readelf", ["-d", cliptab]), section.termination == .exited(0)
+        {
+            let hasOne = section.outputText.contains("(RUNPATH)") || section.outputText.contains("(RPATH)")
+            runPath = hasOne ? "WITH a run path: build with --disable-local-rpath" : "no run path"
+        } else {
+            runPath = "run path not checked: no readelf"
+        }
 
         var clientTimes: [UInt64] = []
         var referenceTimes: [UInt64] = []
@@ -95,7 +101,7 @@ enum CLIBenchmark {
         )
         print(
             "cliptab: \(cliptab) (Swift runtime linked \(isStatic ? "statically" : "DYNAMICALLY: build with -c release"), "
-                + (hasRunPath ? "WITH a run path: build with --disable-local-rpath)" : "no run path)")
+                + runPath + ")"
         )
         let widths = [44, 10, 13, 10]
         Report.row(["command", "median ms", "peak RSS KiB", "median KiB"], widths)
