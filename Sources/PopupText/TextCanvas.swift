@@ -101,7 +101,7 @@ public final class TextCanvas {
         } else {
             pango_layout_set_width(layout, -1)
         }
-        let bytes = String(shown)
+        let bytes = String(font.coverage.drawable(shown))
         TextFont.setText(layout, bytes)
         shapedBytes += bytes.utf8.count
     }

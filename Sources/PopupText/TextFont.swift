@@ -17,6 +17,8 @@ public final class TextFont: @unchecked Sendable {
     let description: OpaquePointer
     /// The font's line height, ascent and average character width in logical pixels.
     public let lineHeight: Int, ascent: Int, characterWidth: Int
+    /// Which characters some font can draw.
+    let coverage: TextCoverage
 
     /// A font's sizes in logical pixels: all a layout needs before anything is drawn.
     public struct Measures: Sendable {
@@ -59,11 +61,13 @@ public final class TextFont: @unchecked Sendable {
         var lineHeight = 1
         var ascent = 1
         var characterWidth = 1
+        var loaded: UnsafeMutablePointer<PangoFont>?
         // One scratch surface to shape on, a second as large as the text to draw it on: cairo
         // skips glyphs that fall outside its surface unrasterised.
         Self.withCairo(width: 1, height: 1, scale: scale) { cairo in
             guard let layout = Self.makeLayout(fontMap, description, for: cairo) else { return }
             defer { CPangoCairo_unref(UnsafeMutableRawPointer(layout)) }
+            loaded = pango_font_map_load_font(fontMap, pango_layout_get_context(layout), description)
             Self.setText(layout, warmText)
             var ink = PangoRectangle()
             var logical = PangoRectangle()
@@ -82,6 +86,7 @@ public final class TextFont: @unchecked Sendable {
         self.lineHeight = lineHeight
         self.ascent = ascent
         self.characterWidth = characterWidth
+        coverage = TextCoverage(font: loaded)
     }
 
     /// Runs `body` with a cairo context over a scratch image of `width` × `height` logical

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+import CPangoCairo
+
+/// Which characters some font can draw, so that pango is never handed one that none can.
+///
+/// pango looks a character its font lacks up in every font of the fallback set, and for one
+/// that no installed font has that is every installed font, character by character: a line
+/// of a few hundred such characters (a private-use area, an unassigned plane) cost more than
+/// the rest of the first frame. Such a character is drawn as U+FFFD instead, after one look
+/// in the union of the installed fonts' character sets. Owns the font it asks first and that
+/// union.
+final class TextCoverage {
+    /// The font asked for, as loaded: most characters are answered by it alone.
+    private let font: UnsafeMutablePointer<PangoFont>?
+    /// Every character some scalable installed font has, made when a character the font
+    /// lacks is first met; nil until then, or when fontconfig cannot list the fonts.
+    private var installed: OpaquePointer?
+    private var installedLooked = false
+    /// The answer for each character met that the font lacks.
+    private var known: [UInt32: Bool] = [:]
+    /// How many characters were looked up beyond the font (each once).
+    private(set) var lookups = 0
+
+    /// The coverage of `font` (owned from here; nil: every character is handed to pango).
+    init(font: UnsafeMutablePointer<PangoFont>?) { self.font = font }
+
+    deinit {
+        if let installed { FcCharSetDestroy(installed) }
+        if let font { CPangoCairo_unref(UnsafeMutableRawPointer(font)) }
+    }
+
+    /// The character drawn where no font has one.
+    static let replacement: Unicode.Scalar = "\u{FFFD}"
+
+    /// `text` with every character no font can draw replaced by U+FFFD; `text` itself when
+    /// it has none (printable ASCII is answered without a look).
+    func drawable(_ text: Substring) -> Substring {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        var result: String.UnicodeScalarView?
+        var index = text.unicodeScalars.startIndex
+        for scalar in text.unicodeScalars {
+            if !canDraw(scalar) {
+                if result == nil { result = String.UnicodeScalarView(text.unicodeScalars[..<index]) }
+                result!.append(Self.replacement)
+            } else {
+                result?.append(scalar)
+            }
+            text.unicodeScalars.formIndex(after: &index)
+        }
+        return result.map { Substring(String($0)) } ?? text
+    }
+
+    /// Whether the font, or some installed font, has `scalar`.
+    private func canDraw(_ scalar: Unicode.Scalar) -> Bool {
+        // Controls and combining marks are pango's to handle; ASCII is in every font.
+        guard scalar.value >= 0x80, let font else { return true }
+        if pango_font_has_char(font, scalar.value) != 0 { return true }
+        if let answer = known[scalar.value] { return answer }
+        lookups += 1
+        if !installedLooked {
+            installedLooked = true
+            installed = Self.installedCharacters()
+        }
+        let answer = installed.map { FcCharSetHasChar($0, scalar.value) != 0 } ?? true
+        known[scalar.value] = answer
+        return answer
+    }
+
+    /// The union of the character sets of every scalable installed font (from fontconfig's
+    /// cache: one list, no font opened); nil when fontconfig cannot list them.
+    private static func installedCharacters() -> OpaquePointer? {
+        guard let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() else { return nil }
+        defer {
+            FcObjectSetDestroy(objects)
+            FcPatternDestroy(pattern)
+        }
+        FcPatternAddBool(pattern, FC_SCALABLE, 1)
+        FcObjectSetAdd(objects, FC_CHARSET)
+        guard let list = FcFontList(nil, pattern, objects), let union = FcCharSetCreate() else { return nil }
+        defer { FcFontSetDestroy(list) }
+        for index in 0..<Int(list.pointee.nfont) {
+            var characters: OpaquePointer?
+            if let font = list.pointee.fonts[index],
+                FcPatternGetCharSet(font, FC_CHARSET, 0, &characters) == FcResultMatch, let characters
+            {
+                var changed: FcBool = 0
+                FcCharSetMerge(union, characters, &changed)
+            }
+        }
+        return union
+    }
+}
