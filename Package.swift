@@ -86,6 +86,9 @@ let package = Package(
         .target(
             name: "CWaylandPopup", exclude: ["protocols"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+        // fontconfig's font list, for the characters the installed fonts have.
+        .systemLibrary(
+            name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // The popups' text: pango (shaping, fallback per character, right to left) over cairo.
         .systemLibrary(
             name: "CPangoCairo", pkgConfig: "pangocairo",
@@ -98,9 +101,10 @@ let package = Package(
             swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
         .target(name: "X11Selection", dependencies: ["CX11", "Posix"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland", "Posix"]),
-        .target(name: "PopupWindow", dependencies: ["CXft", "MenuModel", "Posix"]),
+        .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
+        .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
         .target(name: "PopupWayland", dependencies: ["CWaylandPopup"]),
-        .target(name: "PopupText", dependencies: ["CPangoCairo"]),
+        .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CPangoCairo
+import InstalledFonts
 
 /// Which characters some font can draw, so that pango is never handed one that none can.
 ///
@@ -8,14 +9,13 @@ import CPangoCairo
 /// of a few hundred such characters (a private-use area, an unassigned plane) cost more than
 /// the rest of the first frame. Such a character is drawn as U+FFFD instead, after one look
 /// in the union of the installed fonts' character sets. Owns the font it asks first and that
-/// union.
+/// union's reader.
 final class TextCoverage {
     /// The font asked for, as loaded: most characters are answered by it alone.
     private let font: UnsafeMutablePointer<PangoFont>?
-    /// Every character some scalable installed font has, made when a character the font
-    /// lacks is first met; nil until then, or when fontconfig cannot list the fonts.
-    private var installed: OpaquePointer?
-    private var installedLooked = false
+    /// Every character some scalable installed font has, read when a character the font
+    /// lacks is first met.
+    private let installed = InstalledCharacters()
     /// The answer for each character met that the font lacks.
     private var known: [UInt32: Bool] = [:]
     /// How many characters were looked up beyond the font (each once).
@@ -25,7 +25,6 @@ final class TextCoverage {
     init(font: UnsafeMutablePointer<PangoFont>?) { self.font = font }
 
     deinit {
-        if let installed { FcCharSetDestroy(installed) }
         if let font { CPangoCairo_unref(UnsafeMutableRawPointer(font)) }
     }
 
@@ -57,36 +56,8 @@ final class TextCoverage {
         if pango_font_has_char(font, scalar.value) != 0 { return true }
         if let answer = known[scalar.value] { return answer }
         lookups += 1
-        if !installedLooked {
-            installedLooked = true
-            installed = Self.installedCharacters()
-        }
-        let answer = installed.map { FcCharSetHasChar($0, scalar.value) != 0 } ?? true
+        let answer = installed.contains(scalar)
         known[scalar.value] = answer
         return answer
-    }
-
-    /// The union of the character sets of every scalable installed font (from fontconfig's
-    /// cache: one list, no font opened); nil when fontconfig cannot list them.
-    private static func installedCharacters() -> OpaquePointer? {
-        guard let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() else { return nil }
-        defer {
-            FcObjectSetDestroy(objects)
-            FcPatternDestroy(pattern)
-        }
-        FcPatternAddBool(pattern, FC_SCALABLE, 1)
-        FcObjectSetAdd(objects, FC_CHARSET)
-        guard let list = FcFontList(nil, pattern, objects), let union = FcCharSetCreate() else { return nil }
-        defer { FcFontSetDestroy(list) }
-        for index in 0..<Int(list.pointee.nfont) {
-            var characters: OpaquePointer?
-            if let font = list.pointee.fonts[index],
-                FcPatternGetCharSet(font, FC_CHARSET, 0, &characters) == FcResultMatch, let characters
-            {
-                var changed: FcBool = 0
-                FcCharSetMerge(union, characters, &changed)
-            }
-        }
-        return union
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CXft
+import InstalledFonts
 
 /// A font opened through Xft (fontconfig names such as `monospace:size=11`).
 ///
@@ -17,10 +18,9 @@ public final class PopupFont {
     private var choices: [UInt32: Int] = [:]
     /// The advance of each character met so far, in pixels, with the font chosen for it.
     private var advances: [UInt32: Int] = [:]
-    /// Every character some scalable installed font has (looked up once, when a character
-    /// none of the open fonts has is first met): one missing from it needs no font match.
-    private var installed: OpaquePointer?
-    private var installedLooked = false
+    /// Every character some scalable installed font has (read when a character none of the
+    /// open fonts has is first met): one missing from it needs no font match.
+    private let installed = InstalledCharacters()
 
     /// How many times text was handed to Xft to be measured (`XftTextExtentsUtf8`).
     public private(set) var measurements = 0
@@ -46,7 +46,6 @@ public final class PopupFont {
     }
 
     deinit {
-        if let installed { FcCharSetDestroy(installed) }
         for fallback in fallbacks { XftFontClose(connection.display, fallback) }
         XftFontClose(connection.display, font)
     }
@@ -123,43 +122,9 @@ public final class PopupFont {
         if let open = fallbacks.firstIndex(where: { XftCharExists(display, $0, scalar.value) != 0 }) {
             return open + 1
         }
-        guard isInstalled(scalar.value), let found = openFallback(for: scalar.value) else { return 0 }
+        guard installed.contains(scalar), let found = openFallback(for: scalar.value) else { return 0 }
         fallbacks.append(found)
         return fallbacks.count
-    }
-
-    /// Whether some scalable installed font has `character` (true when that cannot be told).
-    private func isInstalled(_ character: UInt32) -> Bool {
-        if !installedLooked {
-            installedLooked = true
-            installed = Self.installedCharacters()
-        }
-        guard let installed else { return true }
-        return FcCharSetHasChar(installed, character) != 0
-    }
-
-    /// The union of the character sets of every scalable installed font (from fontconfig's
-    /// cache: one list, no font opened); nil when fontconfig cannot list them.
-    private static func installedCharacters() -> OpaquePointer? {
-        guard let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() else { return nil }
-        defer {
-            FcObjectSetDestroy(objects)
-            FcPatternDestroy(pattern)
-        }
-        FcPatternAddBool(pattern, "scalable", 1)
-        FcObjectSetAdd(objects, "charset")
-        guard let list = FcFontList(nil, pattern, objects), let union = FcCharSetCreate() else { return nil }
-        defer { FcFontSetDestroy(list) }
-        for index in 0..<Int(list.pointee.nfont) {
-            var characters: OpaquePointer?
-            if let font = list.pointee.fonts[index],
-                FcPatternGetCharSet(font, "charset", 0, &characters) == FcResultMatch, let characters
-            {
-                var changed: FcBool = 0
-                FcCharSetMerge(union, characters, &changed)
-            }
-        }
-        return union
     }
 
     /// A font for `character`, matched from a copy of the name's own pattern (the open font's
