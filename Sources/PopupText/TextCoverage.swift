@@ -35,18 +35,11 @@ final class TextCoverage {
     /// it has none (printable ASCII is answered without a look).
     func drawable(_ text: Substring) -> Substring {
         guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
-        var result: String.UnicodeScalarView?
-        var index = text.unicodeScalars.startIndex
-        for scalar in text.unicodeScalars {
-            if !canDraw(scalar) {
-                if result == nil { result = String.UnicodeScalarView(text.unicodeScalars[..<index]) }
-                result!.append(Self.replacement)
-            } else {
-                result?.append(scalar)
-            }
-            text.unicodeScalars.formIndex(after: &index)
-        }
-        return result.map { Substring(String($0)) } ?? text
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !canDraw($0) }) else { return text }
+        var replaced = String.UnicodeScalarView(scalars[..<first])
+        for scalar in scalars[first...] { replaced.append(canDraw(scalar) ? scalar : Self.replacement) }
+        return Substring(String(replaced))
     }
 
     /// Whether the font, or some installed font, has `scalar`.
