@@ -6,6 +6,7 @@
 #include <pango/pangocairo.h>
 
 // PANGO_SCALE is a macro Swift sees, but pango_layout_set_text's length and the object
-// unref are easier to reach through these.
+// reference counting are easier to reach through these.
 static inline int CPangoCairo_scale(void) { return PANGO_SCALE; }
 static inline void CPangoCairo_unref(void *object) { g_object_unref(object); }
+static inline void CPangoCairo_ref(void *object) { g_object_ref(object); }

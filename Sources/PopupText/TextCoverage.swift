@@ -21,11 +21,20 @@ final class TextCoverage {
     /// How many characters were looked up beyond the font (each once).
     private(set) var lookups = 0
 
-    /// The coverage of `font` (owned from here; nil: every character is handed to pango).
-    init(font: UnsafeMutablePointer<PangoFont>?) { self.font = font }
+    /// The font map `font` came from, kept until the font is released.
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+
+    /// The coverage of `font` (owned from here; nil: every character is handed to pango),
+    /// loaded from `fontMap`.
+    init(font: UnsafeMutablePointer<PangoFont>?, of fontMap: UnsafeMutablePointer<PangoFontMap>) {
+        self.font = font
+        self.fontMap = fontMap
+        CPangoCairo_ref(UnsafeMutableRawPointer(fontMap))
+    }
 
     deinit {
         if let font { CPangoCairo_unref(UnsafeMutableRawPointer(font)) }
+        CPangoCairo_unref(UnsafeMutableRawPointer(fontMap))
     }
 
     /// The character drawn where no font has one.

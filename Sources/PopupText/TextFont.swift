@@ -86,7 +86,7 @@ public final class TextFont: @unchecked Sendable {
         self.lineHeight = lineHeight
         self.ascent = ascent
         self.characterWidth = characterWidth
-        coverage = TextCoverage(font: loaded)
+        coverage = TextCoverage(font: loaded, of: fontMap)
     }
 
     /// Runs `body` with a cairo context over a scratch image of `width` × `height` logical
