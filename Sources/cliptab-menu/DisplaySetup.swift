@@ -4,8 +4,8 @@ import MenuModel
 import PopupWindow
 
 /// The display, the font and the colours, opened on a thread of their own while the main
-/// thread asks the daemon for the first page: the two are the largest parts of the time to
-/// the first frame and need nothing of each other.
+/// thread connects to the bus and asks the daemon for the first page: the two are the
+/// largest parts of the time to the first frame and need nothing of each other.
 ///
 /// Only that thread touches the display until `wait()` has joined it, so Xlib needs no
 /// locking; afterwards only the main thread does.

@@ -40,16 +40,19 @@ final class MenuApp: MenuFrontEnd {
     let copiesWhenPasteRefused = false
     private var message: String?
 
-    /// A menu over `client` with `settings`.
-    init(client: CliptabClient, settings: MenuSettings) {
+    /// The display, the font and the colours being opened.
+    private let setup: DisplaySetup
+
+    /// A menu over `client` with `settings`, shown on what `display` opens.
+    init(client: CliptabClient, settings: MenuSettings, display: DisplaySetup) {
         self.client = client
         self.settings = settings
+        setup = display
     }
 
     /// Shows the menu for `table` (nil: the list of tables) with `filter` already typed, and
     /// returns the exit status.
     func run(table: String?, filter: String = "") -> Int32 {
-        let setup = DisplaySetup.start(settings)
         // Fetch before grabbing: the grab must never wait on the daemon.
         let first: MenuSession.Screen
         let prompt: String
@@ -71,7 +74,7 @@ final class MenuApp: MenuFrontEnd {
         let signals: SignalChannel
         do {
             signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
-            try open(setup, firstCount: firstCount(first))
+            try open(firstCount: firstCount(first))
             push(first, prompt: prompt)
             // The first frame is drawn before the grab (its rows fetched, measured and drawn
             // into the pixmap): the desktop's input is never held while it is made, and the
@@ -109,7 +112,7 @@ final class MenuApp: MenuFrontEnd {
 
     /// Takes the display, the font and the colours from `setup`, and makes the window at the
     /// pointer.
-    private func open(_ setup: DisplaySetup, firstCount: Int) throws {
+    private func open(firstCount: Int) throws {
         let opened = try setup.wait()
         let connection = opened.connection
         self.connection = connection

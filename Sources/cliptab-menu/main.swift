@@ -69,10 +69,15 @@ if let path = configPath ?? ConfigLocation.defaultPath() {
 if let status = WaylandStart.run(settings: settings, table: table, filter: filter, timeout: timeout) {
     exit(status)
 }
+// X11: the display and the font, the longest part of the time to the first frame, are opened
+// on a thread of their own from here on, while this one reaches the bus and the daemon.
+let setup = DisplaySetup.start(settings)
 do {
     let client = try CliptabClient.connect(timeoutMilliseconds: timeout, sharedDeadline: false)
-    exit(MenuApp(client: client, settings: settings).run(table: table, filter: filter))
+    exit(MenuApp(client: client, settings: settings, display: setup).run(table: table, filter: filter))
 } catch {
+    // The thread ends before the process does (it may be inside Xlib or fontconfig).
+    _ = try? setup.wait()
     printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
     exit(MenuExit.unavailable)
 }
