@@ -56,6 +56,7 @@ let package = Package(
         .executable(name: "cliptabd", targets: ["cliptabd"]),
         .executable(name: "cliptab", targets: ["cliptab"]),
         .executable(name: "cliptab-menu", targets: ["cliptab-menu"]),
+        .executable(name: "cliptab-menu-wayland", targets: ["cliptab-menu-wayland"]),
         .executable(name: "cliptab-bench", targets: ["cliptab-bench"]),
     ],
     targets: [
@@ -155,15 +156,29 @@ let package = Package(
             swiftSettings: prespecializedMetadata,
             linkerSettings: keyPressLinking
         ),
-        // The popup that `cliptab menu` runs: the only executable that links X11 drawing.
-        // Released like cliptab (`keyPressLinking`), since it too starts on a key press and every
-        // millisecond before its first frame shows.
+        // What both popups share: their command line, the daemon's rows and calls, and the
+        // requests of the menu's levels carried out (`MenuFrontEnd`); no drawing.
+        .target(
+            name: "MenuDriver",
+            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel"],
+            swiftSettings: prespecializedMetadata),
+        // The popups that `cliptab menu` runs, one per kind of session (`MenuProgram`), each
+        // linking only its desktop's libraries: the X11 one Xlib and Xft, the Wayland one
+        // libwayland, xkbcommon, pango and cairo. Released like cliptab (`keyPressLinking`),
+        // since they too start on a key press and every millisecond before the first frame
+        // shows.
         .executableTarget(
             name: "cliptab-menu",
             dependencies: [
-                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix",
-                "PopupWindow",
-                "PopupWayland", "PopupText",
+                "CliptabClient", "CliptabContract", "MenuDriver", "MenuModel", "Posix", "PopupWindow",
+            ],
+            swiftSettings: prespecializedMetadata,
+            linkerSettings: keyPressLinking),
+        .executableTarget(
+            name: "cliptab-menu-wayland",
+            dependencies: [
+                "CliptabClient", "CliptabContract", "DBus", "MenuDriver", "MenuModel", "Posix", "PopupText",
+                "PopupWayland",
             ],
             swiftSettings: prespecializedMetadata,
             linkerSettings: keyPressLinking),
@@ -212,7 +227,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
-                "cliptab", "cliptab-menu",
+                "cliptab", "cliptab-menu", "cliptab-menu-wayland",
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
@@ -222,7 +237,8 @@ let package = Package(
         .testTarget(
             name: "MenuTests",
             dependencies: [
-                "DBus", "DaemonTestSupport", "Posix", "TestSupport", "cliptabd", "cliptab", "cliptab-menu",
+                "CliptabContract", "DBus", "DaemonTestSupport", "Posix", "TestSupport", "cliptabd", "cliptab",
+                "cliptab-menu", "cliptab-menu-wayland",
             ]),
         .testTarget(
             name: "FaultTests",

@@ -2,23 +2,10 @@
 import CliptabClient
 import DBus
 import Glibc
+import MenuDriver
 import MenuModel
 import PopupWindow
 import Posix
-
-/// How the menu ended, as its exit status.
-enum MenuExit {
-    /// A choice was carried out.
-    static let done: Int32 = 0
-    /// Escape, a click outside, or the daemon refused.
-    static let cancelled: Int32 = 1
-    /// Wrong arguments.
-    static let usage: Int32 = 2
-    /// cliptabd or the bus is not there.
-    static let unavailable: Int32 = 69
-    /// Ended by a signal (SIGTERM, SIGINT, SIGHUP).
-    static let signaled: Int32 = 143
-}
 
 /// The popup's life: fetch the first level, show it at the pointer with the input grabbed,
 /// turn keys into requests to cliptabd, and release the grab on every way out.
@@ -105,11 +92,6 @@ final class MenuApp: MenuFrontEnd {
         return settings.rows
     }
 
-    /// How much of each row is fetched to show it: more than a line keeps
-    /// (`MenuLine.shownLimit`), with room to see whether more lines follow; the most the
-    /// daemon sends.
-    static let previewCharacters = 4096
-
     /// Takes the display, the font and the colours from `setup`, and makes the window at the
     /// pointer.
     private func open(firstCount: Int) throws {
@@ -173,7 +155,7 @@ final class MenuApp: MenuFrontEnd {
             ]
             // A menu nobody uses gives the keyboard back after a while.
             let idle =
-                Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
+                Int64(Self.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
             guard idle > 0 else { return MenuExit.cancelled }
             var timeout = idle
             if !surface.isInputMethodStarted {
@@ -185,9 +167,6 @@ final class MenuApp: MenuFrontEnd {
             if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
         }
     }
-
-    /// How long the menu stays open without input.
-    static let idleMilliseconds = 300_000
 
     /// How long after the window is shown the input method opens, unless a key comes first.
     static let inputMethodDelayMilliseconds: UInt64 = 40

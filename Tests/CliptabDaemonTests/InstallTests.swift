@@ -35,7 +35,8 @@ struct InstallTests {
     /// The installed files below PREFIX, with the unit's and zsh completion's directories given.
     func expectedFiles(unitDirectory: String, zshDirectory: String) -> [String] {
         [
-            "bin/cliptab", "bin/cliptab-menu", "bin/cliptabd", "\(unitDirectory)/cliptabd.service",
+            "bin/cliptab", "bin/cliptab-menu", "bin/cliptab-menu-wayland", "bin/cliptabd",
+            "\(unitDirectory)/cliptabd.service",
             "share/bash-completion/completions/cliptab", "\(zshDirectory)/_cliptab",
             "share/fish/vendor_completions.d/cliptab.fish",
             "share/dbus-1/services/io.github.cliptab.Cliptab1.service", "share/doc/cliptab/cliptab.conf",

@@ -73,14 +73,24 @@ final class MenuFixture {
     /// Starts `cliptab menu` with `arguments` and waits until its window is shown; returns the
     /// process and the window's id.
     func openMenu(_ arguments: String...) throws -> (ChildProcess, String) {
+        try openWindow(of: "cliptab", ["menu"] + arguments)
+    }
+
+    /// Starts the built `program` with `arguments` (and `extra` in its environment) and
+    /// waits until the X11 popup's window is shown; returns the process and the window's id.
+    func openWindow(of program: String, _ arguments: [String], environment extra: [String: String] = [:])
+        throws -> (ChildProcess, String)
+    {
         let menu = try ChildProcess.spawn(
-            BuiltProducts.path(of: "cliptab"), ["menu"] + arguments, environment: environment, stdout: .pipe,
-            stderr: .pipe)
+            BuiltProducts.path(of: program), arguments, environment: environment.merging(extra) { $1 },
+            stdout: .pipe, stderr: .pipe)
         let deadline = MonotonicClock.milliseconds() + 15_000
         while MonotonicClock.milliseconds() < deadline {
             let found = try tool("xdotool", "search", "--onlyvisible", "--classname", "^cliptab-menu$")
             if let window = found.split(separator: "\n").first { return (menu, String(window)) }
-            guard menu.isRunning else { throw FixtureError("cliptab menu exited before showing its window") }
+            guard menu.isRunning else {
+                throw FixtureError("\(program) exited before showing its window")
+            }
             usleep(30_000)
         }
         throw FixtureError("the menu's window did not show within 15 s")

@@ -66,12 +66,13 @@ struct WaylandMenuTests {
             return try PortablePixmap(shot.standardOutput)
         }
 
-        /// Starts `cliptab menu ARGUMENTS` and waits until the popup has painted its box.
-        func open(_ arguments: [String], environment: [String: String] = [:]) throws -> (
-            ChildProcess, PortablePixmap
-        ) {
+        /// Starts `cliptab menu ARGUMENTS` (or the built `program` with them) and waits until
+        /// the popup has painted its box.
+        func open(_ arguments: [String], environment: [String: String] = [:], program: String? = nil) throws
+            -> (ChildProcess, PortablePixmap)
+        {
             let menu = try sway.spawn(
-                BuiltProducts.path(of: "cliptab"), ["menu"] + arguments,
+                BuiltProducts.path(of: program ?? "cliptab"), (program == nil ? ["menu"] : []) + arguments,
                 environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address].merging(environment) { $1 })
             let deadline = MonotonicClock.milliseconds() + 20_000
             while true {
@@ -133,6 +134,16 @@ struct WaylandMenuTests {
         #expect(status == .exited(0))
         #expect(try session.clipboard() == "beta two")
         #expect(try session.keyboardIsFree())
+    }
+
+    /// `cliptab-menu`, the X11 popup, run by hand in a Wayland session hands over to the
+    /// layer-shell popup (this sway has no XWayland, so only that one can draw): it shows the
+    /// table, and Enter copies the chosen row.
+    @Test func theX11PopupHandsAWaylandSessionOver() throws {
+        let session = try Session()
+        let (menu, _) = try session.open(["t"], program: "cliptab-menu")
+        #expect(try session.type("gamma", keys: ["Return"], into: menu) == .exited(0))
+        #expect(try session.clipboard() == "gamma")
     }
 
     /// Escape changes neither the table nor the clipboard, and frees the keyboard.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
 import Glibc
+import Posix
 
 /// `cliptab menu [TABLE]`: the desktop popup, drawn by `cliptab-menu`.
 struct MenuCommand: CLICommand {
@@ -16,8 +17,8 @@ struct MenuCommand: CLICommand {
             row's actions (copy, cut, paste, delete, move, edit, insert, as the table allows);
             Left goes back; Escape or a click outside closes it and changes nothing (exit 1).
             Colours, font and size are set in the [menu] section of cliptab.conf. The popup is
-            the separate program cliptab-menu, installed beside cliptab, so cliptab itself
-            needs no X11 libraries. --filter opens it with that text already typed (as the
+            the separate program cliptab-menu (cliptab-menu-wayland in a Wayland session),
+            installed beside cliptab, so cliptab itself needs no X11 or Wayland libraries. --filter opens it with that text already typed (as the
             desktop's search does when its cliptab icon is clicked).
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to show", completion: .table)],
@@ -32,27 +33,25 @@ struct MenuCommand: CLICommand {
         filter = arguments.value("--filter")
     }
 
-    /// Replaces this process with `cliptab-menu`, found beside this executable or on `PATH`.
+    /// Replaces this process with the session's popup program (`MenuProgram`), found beside
+    /// this executable or on `PATH`.
     func run(_ context: CommandContext) throws {
+        let waylandDisplay = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
         // GNOME Wayland gives no popup the keyboard: said here, where --notify can show it
-        // (cliptab-menu also refuses any other compositor without layer-shell).
+        // (cliptab-menu-wayland also refuses any other compositor without layer-shell).
         if Self.isGnomeWayland(
-            waylandDisplay: getenv("WAYLAND_DISPLAY").map { String(cString: $0) },
+            waylandDisplay: waylandDisplay,
             currentDesktop: getenv("XDG_CURRENT_DESKTOP").map { String(cString: $0) })
         {
             throw CLIFailure.unsupported(MenuRefusal.message)
         }
-        var arguments = ["cliptab-menu", "--timeout", String(context.options.timeoutMilliseconds)]
+        var arguments = ["--timeout", String(context.options.timeoutMilliseconds)]
         if let filter { arguments += ["--filter", filter] }
         if let table { arguments += ["--", table] }
-        let beside = Self.directoryOfExecutable().map { $0 + "/cliptab-menu" }
-        let program = beside.flatMap { access($0, X_OK) == 0 ? $0 : nil } ?? "cliptab-menu"
         try context.output.flush()
-        let argv = arguments.map { strdup($0) } + [nil]
-        execvp(program, argv)
-        let reason = String(cString: strerror(errno))
-        throw CLIFailure.local(
-            "cannot run \(program): \(reason); install it beside cliptab (.ci/install does)")
+        let failure = ProgramImage.replace(
+            with: MenuProgram.forSession(waylandDisplay: waylandDisplay), arguments: arguments)
+        throw CLIFailure.local(failure + "; install it beside cliptab (.ci/install does)")
     }
 
     /// Whether the session is GNOME on Wayland: `WAYLAND_DISPLAY` is set and one of the
@@ -60,15 +59,5 @@ struct MenuCommand: CLICommand {
     static func isGnomeWayland(waylandDisplay: String?, currentDesktop: String?) -> Bool {
         guard let waylandDisplay, !waylandDisplay.isEmpty, let currentDesktop else { return false }
         return currentDesktop.split(separator: ":").contains { $0.uppercased() == "GNOME" }
-    }
-
-    /// The directory of the running executable (`/proc/self/exe`).
-    private static func directoryOfExecutable() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = path.lastIndex(of: "/") else { return nil }
-        return String(path[..<slash])
     }
 }

@@ -8,7 +8,7 @@ import MenuModel
 extension CliptabClient {
     /// The `{input:…}` labels of the row, with their defaults (`GetTemplateInputs`); none for
     /// a row of a table without templates, or from a daemon without the method.
-    func templateInputs(_ row: MenuRow) throws(ClientFailure) -> [MenuInput] {
+    public func templateInputs(_ row: MenuRow) throws(ClientFailure) -> [MenuInput] {
         let reply: DaemonReply
         do throws(ClientFailure) {
             reply = try call("GetTemplateInputs", Self.path(row))
@@ -25,7 +25,8 @@ extension CliptabClient {
 
     /// Uses the row by `action` with the inputs' values: pastes it into the focused window
     /// (`PasteWithInputs`), or copies it (`CopyWithInputs`).
-    func use(_ row: MenuRow, action: String, labels: [String], values: [String]) throws(ClientFailure) {
+    public func use(_ row: MenuRow, action: String, labels: [String], values: [String]) throws(ClientFailure)
+    {
         let given = BusValue.dictionary(
             keySignature: "s", valueSignature: "s", zip(labels, values).map { (.string($0), .string($1)) })
         if action == "paste" {

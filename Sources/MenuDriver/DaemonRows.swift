@@ -4,12 +4,17 @@ import DBus
 import MenuModel
 
 /// One table's rows, fetched from the daemon page by page.
-final class DaemonRows: RowSource {
+public final class DaemonRows: RowSource {
     private let client: CliptabClient
     private let table: String
 
+    /// How much of each row is fetched to show it: more than a line keeps
+    /// (`MenuLine.shownLimit`), with room to see whether more lines follow; the most the
+    /// daemon sends.
+    public static let previewCharacters = 4096
+
     /// The rows of `table` through `client`.
-    init(client: CliptabClient, table: String) {
+    public init(client: CliptabClient, table: String) {
         self.client = client
         self.table = table
     }
@@ -18,7 +23,7 @@ final class DaemonRows: RowSource {
     private var hasPreviews = true
 
     /// `GetRows` for one page (or all rows for `limit` 0).
-    func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
+    public func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
         try fetch(
             "GetRows",
             [.string(table), .int32(Int32(section)), .uint32(UInt32(offset)), .uint32(UInt32(limit))])
@@ -26,7 +31,7 @@ final class DaemonRows: RowSource {
 
     /// `GetRowPreviews` for one page: each text's first `characters` characters; `GetRows`
     /// from a daemon without it.
-    func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow] {
+    public func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow] {
         if hasPreviews {
             do throws(ClientFailure) {
                 return try fetch(

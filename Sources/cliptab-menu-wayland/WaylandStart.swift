@@ -2,6 +2,7 @@
 import CliptabClient
 import CliptabContract
 import Glibc
+import MenuDriver
 import MenuModel
 import PopupText
 import PopupWayland

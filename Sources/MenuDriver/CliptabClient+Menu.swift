@@ -6,12 +6,12 @@ import MenuModel
 /// The menu's calls to cliptabd, read into the menu model's types.
 extension CliptabClient {
     /// The tables' names.
-    func tables() throws(ClientFailure) -> [String] {
+    public func tables() throws(ClientFailure) -> [String] {
         try call("ListTables").strings(0)
     }
 
     /// The table's sections.
-    func sections(_ table: String) throws(ClientFailure) -> [SectionOutline] {
+    public func sections(_ table: String) throws(ClientFailure) -> [SectionOutline] {
         let reply = try call("GetSections", [.string(table)])
         var outlines: [SectionOutline] = []
         for field in try reply.structures(0, "(ssu)") {
@@ -25,7 +25,7 @@ extension CliptabClient {
     }
 
     /// The names of the table's rows, by id; empty where the daemon has no row names.
-    func rowNames(_ table: String) -> [UInt64: String] {
+    public func rowNames(_ table: String) -> [UInt64: String] {
         guard let pairs = try? call("GetRowNames", [.string(table)]).structures(0, "(ts)") else { return [:] }
         var names: [UInt64: String] = [:]
         for pair in pairs {
@@ -37,7 +37,7 @@ extension CliptabClient {
     /// Whether the table is secret (`GetSecret`), so that its rows' text is never shown.
     ///
     /// A daemon without `GetSecret` (API version 1) has no secret tables.
-    func isSecret(_ table: String) throws(ClientFailure) -> Bool {
+    public func isSecret(_ table: String) throws(ClientFailure) -> Bool {
         do throws(ClientFailure) {
             return try call("GetSecret", [.string(table)]).boolean(0)
         } catch  where error.isUnknownMethod {
@@ -46,17 +46,17 @@ extension CliptabClient {
     }
 
     /// The row's actions, in the daemon's order.
-    func actions(_ row: MenuRow) throws(ClientFailure) -> [String] {
+    public func actions(_ row: MenuRow) throws(ClientFailure) -> [String] {
         try call("GetActions", Self.path(row)).strings(0)
     }
 
     /// The row's text.
-    func text(_ row: MenuRow) throws(ClientFailure) -> String {
+    public func text(_ row: MenuRow) throws(ClientFailure) -> String {
         try call("GetCell", Self.path(row)).string(0)
     }
 
     /// Where the row with `id` is now (rows move while a menu is open).
-    func locate(_ row: MenuRow) throws(ClientFailure) -> MenuRow {
+    public func locate(_ row: MenuRow) throws(ClientFailure) -> MenuRow {
         guard row.id != 0 else { return row }
         let reply = try call("Locate", [.uint64(row.id)])
         return MenuRow(
@@ -65,7 +65,7 @@ extension CliptabClient {
     }
 
     /// The cell's index path as arguments.
-    static func path(_ row: MenuRow) -> [BusValue] {
+    public static func path(_ row: MenuRow) -> [BusValue] {
         [.string(row.table), .int32(Int32(row.section)), .int32(Int32(row.row))]
     }
 }

@@ -2,6 +2,7 @@
 import CliptabClient
 import DBus
 import Glibc
+import MenuDriver
 import MenuModel
 import PopupText
 import PopupWayland
@@ -173,7 +174,7 @@ final class WaylandMenuApp: MenuFrontEnd {
                     ]
                 // A menu nobody uses gives the keyboard back after a while.
                 let idle =
-                    Int64(MenuApp.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
+                    Int64(Self.idleMilliseconds) - Int64(MonotonicClock.milliseconds() - lastInput)
                 guard idle > 0 else {
                     try popup.finishPoll(readable: false)
                     return MenuExit.cancelled

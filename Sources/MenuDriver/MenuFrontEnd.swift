@@ -6,7 +6,7 @@ import MenuModel
 
 /// A popup that shows the menu's levels (the X11 window, the Wayland overlay): the requests
 /// the levels make are carried out here, once for both.
-protocol MenuFrontEnd: AnyObject {
+public protocol MenuFrontEnd: AnyObject {
     /// The calls to cliptabd.
     var client: CliptabClient { get }
     /// The [menu] settings.
@@ -31,9 +31,12 @@ protocol MenuFrontEnd: AnyObject {
 }
 
 extension MenuFrontEnd {
+    /// How long the menu stays open without input.
+    public static var idleMilliseconds: Int { 300_000 }
+
     /// Runs a key through the session and carries out its request: the exit status when it
     /// ends the menu, and whether the popup must be drawn again.
-    func key(_ key: MenuKey) -> (Int32?, Bool) {
+    public func key(_ key: MenuKey) -> (Int32?, Bool) {
         let request = session.handle(key)
         while prompts.count > session.screens.count { prompts.removeLast() }
         do {
@@ -49,18 +52,18 @@ extension MenuFrontEnd {
     }
 
     /// Shows `screen` on top, sized to the popup.
-    func push(_ screen: MenuSession.Screen, prompt: String) {
+    public func push(_ screen: MenuSession.Screen, prompt: String) {
         if case .list(_, let list) = screen { list.visibleRows = visibleRows }
         session.push(screen)
         prompts.append(prompt)
     }
 
     /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
-    func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
+    public func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
         TableContent(
             source: DaemonRows(client: client, table: table), outlines: try client.sections(table),
             names: client.rowNames(table), endItems: endItems, secret: try client.isSecret(table),
-            pageSize: max(50, settings.rows * 3), previewCharacters: MenuApp.previewCharacters)
+            pageSize: max(50, settings.rows * 3), previewCharacters: DaemonRows.previewCharacters)
     }
 
     /// Carries out `request`; returns the exit status when it ends the menu.
@@ -201,7 +204,7 @@ extension MenuFrontEnd {
 
     /// Says on standard error why the menu could not open (in the words cliptab uses for the
     /// same failures), and the status for it.
-    func report(_ error: any Error) -> Int32 {
+    public func report(_ error: any Error) -> Int32 {
         guard let failure = error as? ClientFailure else {
             printError("cliptab menu: \(error)\n")
             return MenuExit.cancelled

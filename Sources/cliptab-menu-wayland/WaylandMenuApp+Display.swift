@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import DBus
 import Glibc
+import MenuDriver
 import MenuModel
 import Posix
 
