@@ -9,9 +9,12 @@ public final class DaemonRows: RowSource {
     private let table: String
 
     /// How much of each row is fetched to show it: more than a line keeps
-    /// (`MenuLine.shownLimit`), with room to see whether more lines follow; the most the
-    /// daemon sends.
-    public static let previewCharacters = 4096
+    /// (`MenuLine.shownLimit`), with 255 characters more to see whether more lines follow
+    /// (a first line followed by more blank characters than that shows no ⏎ mark).
+    ///
+    /// No more than that: 20 rows of rare characters (4 bytes each in UTF-8) fetched as 4,096
+    /// characters each made 320 KB to send, validate and decode, 2 ms of the first frame.
+    public static let previewCharacters = MenuLine.shownLimit + 256
 
     /// The rows of `table` through `client`.
     public init(client: CliptabClient, table: String) {
