@@ -54,6 +54,17 @@ public struct MenuCommandLine {
         }
     }
 
+    /// This process's command line and the settings it leads to; on a usage error, says so
+    /// and ends the process (each problem with a setting is said on standard error).
+    public static func ofThisProcess() -> (MenuCommandLine, MenuSettings) {
+        do throws(MenuUsageError) {
+            let commandLine = try MenuCommandLine(Array(CommandLine.arguments.dropFirst()))
+            return (commandLine, try commandLine.settings(warn: printError))
+        } catch {
+            error.exit()
+        }
+    }
+
     /// The [menu] settings of the file `--config` names, else of the daemon's file.
     ///
     /// The file is read as cliptabd reads it (never waiting on a FIFO nor reading a huge

@@ -51,6 +51,14 @@ extension MenuFrontEnd {
         }
     }
 
+    /// Reads the signals a blocking call left queued (NameOwnerChanged among them): the exit
+    /// status, once the daemon's going away is shown, when it is gone.
+    public func daemonGoneStatus() -> Int32? {
+        client.connection.dispatchAll()
+        guard client.isGone else { return nil }
+        return show("cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
+    }
+
     /// Shows `screen` on top, sized to the popup.
     public func push(_ screen: MenuSession.Screen, prompt: String) {
         if case .list(_, let list) = screen { list.visibleRows = visibleRows }

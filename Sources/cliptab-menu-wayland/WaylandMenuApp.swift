@@ -158,12 +158,8 @@ final class WaylandMenuApp: MenuFrontEnd {
                 lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
-            // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
-            client.connection.dispatchAll()
-            if client.isGone {
-                return show(
-                    "cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
-            }
+            // Signals a blocking call read are seen before waiting.
+            if let status = daemonGoneStatus() { return status }
             do {
                 if changed { try paint() }
                 let fd = try popup.prepareToPoll()

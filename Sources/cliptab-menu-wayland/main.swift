@@ -4,22 +4,10 @@
 import CliptabContract
 import Glibc
 import MenuDriver
-import MenuModel
 import Posix
 
 SignalMask.ignoreBrokenPipe()
-let commandLine: MenuCommandLine
-do {
-    commandLine = try MenuCommandLine(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    error.exit()
-}
-let settings: MenuSettings
-do {
-    settings = try commandLine.settings(warn: printError)
-} catch {
-    error.exit()
-}
+let (commandLine, settings) = MenuCommandLine.ofThisProcess()
 if let status = WaylandStart.run(
     settings: settings, table: commandLine.table, filter: commandLine.filter, timeout: commandLine.timeout)
 {

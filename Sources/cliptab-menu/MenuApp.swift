@@ -142,12 +142,8 @@ final class MenuApp: MenuFrontEnd {
                 lastInput = MonotonicClock.milliseconds()
             }
             if let status { return status }
-            // Signals a blocking call read (NameOwnerChanged among them) are seen before waiting.
-            client.connection.dispatchAll()
-            if client.isGone {
-                return show(
-                    "cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
-            }
+            // Signals a blocking call read are seen before waiting.
+            if let status = daemonGoneStatus() { return status }
             if changed { paint() }
             var polled = [
                 pollfd(fd: connection.fileDescriptor, events: Int16(POLLIN), revents: 0),

@@ -5,16 +5,10 @@ import CliptabClient
 import CliptabContract
 import Glibc
 import MenuDriver
-import MenuModel
 import Posix
 
 SignalMask.ignoreBrokenPipe()
-let commandLine: MenuCommandLine
-do {
-    commandLine = try MenuCommandLine(Array(CommandLine.arguments.dropFirst()))
-} catch {
-    error.exit()
-}
+let (commandLine, settings) = MenuCommandLine.ofThisProcess()
 // A Wayland session's popup is the program that links Wayland's libraries, as this one
 // links only X11's (`cliptab menu` runs it directly; this is for whoever runs cliptab-menu).
 let waylandDisplay = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
@@ -22,12 +16,6 @@ if !commandLine.forcesX11, MenuProgram.forSession(waylandDisplay: waylandDisplay
     let failure = ProgramImage.replace(with: MenuProgram.wayland, arguments: commandLine.words)
     printError("cliptab-menu: \(failure)\n")
     exit(MenuExit.unavailable)
-}
-let settings: MenuSettings
-do {
-    settings = try commandLine.settings(warn: printError)
-} catch {
-    error.exit()
 }
 // The display and the font, the longest part of the time to the first frame, are opened on
 // a thread of their own from here on, while this one reaches the bus and the daemon.
