@@ -54,12 +54,22 @@ public struct MenuCommandLine {
         }
     }
 
-    /// This process's command line and the settings it leads to; on a usage error, says so
-    /// and ends the process (each problem with a setting is said on standard error).
-    public static func ofThisProcess() -> (MenuCommandLine, MenuSettings) {
-        do throws(MenuUsageError) {
-            let commandLine = try MenuCommandLine(Array(CommandLine.arguments.dropFirst()))
-            return (commandLine, try commandLine.settings(warn: printError))
+    /// This process's command line; on a usage error, says so and ends the process.
+    public static func ofThisProcess() -> MenuCommandLine {
+        do {
+            return try MenuCommandLine(Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            error.exit()
+        }
+    }
+
+    /// The settings, each problem with them said on standard error; when the file
+    /// `--config` names cannot be read, says so and ends the process.
+    ///
+    /// Read only by the popup that shows the menu, not by one that hands it over.
+    public func settingsOrExit() -> MenuSettings {
+        do {
+            return try settings(warn: printError)
         } catch {
             error.exit()
         }

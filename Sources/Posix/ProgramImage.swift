@@ -17,7 +17,7 @@ public enum ProgramImage {
     }
 
     /// The directory of the running executable (`/proc/self/exe`).
-    public static func directory() -> String? {
+    private static func directory() -> String? {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

@@ -7,7 +7,8 @@ import MenuDriver
 import Posix
 
 SignalMask.ignoreBrokenPipe()
-let (commandLine, settings) = MenuCommandLine.ofThisProcess()
+let commandLine = MenuCommandLine.ofThisProcess()
+let settings = commandLine.settingsOrExit()
 if let status = WaylandStart.run(
     settings: settings, table: commandLine.table, filter: commandLine.filter, timeout: commandLine.timeout)
 {

@@ -8,7 +8,7 @@ import MenuDriver
 import Posix
 
 SignalMask.ignoreBrokenPipe()
-let (commandLine, settings) = MenuCommandLine.ofThisProcess()
+let commandLine = MenuCommandLine.ofThisProcess()
 // A Wayland session's popup is the program that links Wayland's libraries, as this one
 // links only X11's (`cliptab menu` runs it directly; this is for whoever runs cliptab-menu).
 let waylandDisplay = getenv("WAYLAND_DISPLAY").map { String(cString: $0) }
@@ -17,6 +17,7 @@ if !commandLine.forcesX11, MenuProgram.forSession(waylandDisplay: waylandDisplay
     printError("cliptab-menu: \(failure)\n")
     exit(MenuExit.unavailable)
 }
+let settings = commandLine.settingsOrExit()
 // The display and the font, the longest part of the time to the first frame, are opened on
 // a thread of their own from here on, while this one reaches the bus and the daemon.
 let setup = DisplaySetup.start(settings)

@@ -3,7 +3,8 @@ import CliptabContract
 import Glibc
 import Posix
 
-/// `cliptab menu [TABLE]`: the desktop popup, drawn by `cliptab-menu`.
+/// `cliptab menu [TABLE]`: the desktop popup, drawn by `cliptab-menu` or, in a Wayland
+/// session, `cliptab-menu-wayland`.
 struct MenuCommand: CLICommand {
     /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
@@ -18,8 +19,9 @@ struct MenuCommand: CLICommand {
             Left goes back; Escape or a click outside closes it and changes nothing (exit 1).
             Colours, font and size are set in the [menu] section of cliptab.conf. The popup is
             the separate program cliptab-menu (cliptab-menu-wayland in a Wayland session),
-            installed beside cliptab, so cliptab itself needs no X11 or Wayland libraries. --filter opens it with that text already typed (as the
-            desktop's search does when its cliptab icon is clicked).
+            installed beside cliptab, so cliptab itself needs no X11 or Wayland libraries.
+            --filter opens it with that text already typed (as the desktop's search does when
+            its cliptab icon is clicked).
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to show", completion: .table)],
         options: [.value("--filter", "TEXT", help: "open with TEXT typed into the filter")])
