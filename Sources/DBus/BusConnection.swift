@@ -125,19 +125,7 @@ public final class BusConnection {
     /// waits for one round trip less. The connection never exits the process when the bus
     /// goes away (`isConnected` becomes false instead).
     public static func connect(address: String? = nil, waitingForHello: Bool = true) throws -> BusConnection {
-        let resolved: String
-        if let address {
-            resolved = address
-        } else {
-            guard let variable = getenv("DBUS_SESSION_BUS_ADDRESS"), variable.pointee != 0 else {
-                throw BusError(
-                    name: "org.freedesktop.DBus.Error.BadAddress",
-                    message: "DBUS_SESSION_BUS_ADDRESS is not set, so the session bus cannot be found "
-                        + "(run inside a desktop session, or set it to the bus address)")
-            }
-            resolved = String(cString: variable)
-        }
-        try BusSyntax.checkString(resolved, what: "bus address")
+        let resolved = try busAddress(address)
         let opened = try withBusError { error in dbus_connection_open_private(resolved, error) }
         guard let opened else { throw BusError.noMemory("opening a connection") }
         dbus_connection_set_exit_on_disconnect(opened, 0)
@@ -470,4 +458,23 @@ public final class BusConnection {
         }
         return result.sorted()
     }
+}
+
+/// `address`, or when nil the session bus's (`DBUS_SESSION_BUS_ADDRESS`): the one reading of
+/// that variable for both kinds of connection.
+func busAddress(_ address: String?) throws -> String {
+    let resolved: String
+    if let address {
+        resolved = address
+    } else {
+        guard let variable = getenv("DBUS_SESSION_BUS_ADDRESS"), variable.pointee != 0 else {
+            throw BusError(
+                name: "org.freedesktop.DBus.Error.BadAddress",
+                message: "DBUS_SESSION_BUS_ADDRESS is not set, so the session bus cannot be found "
+                    + "(run inside a desktop session, or set it to the bus address)")
+        }
+        resolved = String(cString: variable)
+    }
+    try BusSyntax.checkString(resolved, what: "bus address")
+    return resolved
 }

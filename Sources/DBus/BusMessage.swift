@@ -59,6 +59,47 @@ public final class BusMessage {
         isWritable = false
     }
 
+    /// The message's bytes on the wire with `serial`, for a connection that writes its own
+    /// socket (`BusCallLink`); the message is sent from then on (locked, serial set).
+    func marshalled(serial: UInt32) throws -> [UInt8] {
+        guard isWritable else {
+            throw BusError.invalidArgs("a message that was sent or received cannot be sent again")
+        }
+        dbus_message_set_serial(handle, serial)
+        markSent()
+        var bytes: UnsafeMutablePointer<CChar>?
+        var length: Int32 = 0
+        guard dbus_message_marshal(handle, &bytes, &length) != 0, let bytes else {
+            throw BusError.noMemory("marshalling a message")
+        }
+        defer { dbus_free(bytes) }
+        return bytes.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+            Array(UnsafeBufferPointer(start: $0, count: Int(length)))
+        }
+    }
+
+    /// How many bytes the message starting at `bytes` takes: nil while fewer than its fixed
+    /// header are there, and an `InvalidArgs` error for a header no message can have (or a
+    /// length over the protocol's 128 MiB).
+    static func wireLength(of bytes: UnsafeRawBufferPointer) throws -> Int? {
+        guard bytes.count >= 16, let base = bytes.baseAddress else { return nil }
+        let needed = dbus_message_demarshal_bytes_needed(
+            base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count))
+        guard needed > 0 else { throw BusError.invalidArgs("the bus sent bytes that start no message") }
+        return Int(needed)
+    }
+
+    /// The message in `bytes` (exactly one, as `wireLength` measured it), checked by libdbus.
+    static func demarshalled(_ bytes: UnsafeRawBufferPointer) throws -> BusMessage {
+        guard let base = bytes.baseAddress else { throw BusError.invalidArgs("an empty message") }
+        let handle = try withBusError { error in
+            dbus_message_demarshal(
+                base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), error)
+        }
+        guard let handle else { throw BusError.noMemory("reading a message") }
+        return BusMessage.adopting(handle)
+    }
+
     // MARK: - Factories
 
     /// A method call to `member` of `interface` on the object at `path` of `destination`.
