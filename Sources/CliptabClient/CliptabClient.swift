@@ -6,12 +6,19 @@ import Posix
 /// The calling side of the contract: one connection to the session bus and the calls made
 /// to cliptabd over it, each failure sorted into a `ClientFailure`.
 ///
+/// A client that reads signals (the menus, `cliptab watch`) holds a full `BusConnection`; one
+/// that only calls (the CLI's other commands) may hold a `BusCallLink`, which reaches the
+/// daemon in one round trip where libdbus takes three.
+///
 /// Every call has a deadline: with `sharedDeadline` one for the whole life of the client, set
 /// when it connects (a command never waits longer than its timeout for a hung daemon,
 /// however many calls it makes), else one per call (a menu that stays open for minutes).
 public final class CliptabClient {
-    /// The bus connection (signals are read from it).
-    public let connection: BusConnection
+    /// The bus connection, which signals are read from; nil for a client made by
+    /// `connectForCalls` over a `BusCallLink`.
+    public let connection: BusConnection?
+    /// What carries the calls: `connection`, or the link.
+    private let caller: any BusCaller
     /// The timeout: of the whole client with a shared deadline, else of each call.
     public let timeoutMilliseconds: Int32
     /// The end of the shared deadline (`CLOCK_MONOTONIC` milliseconds), nil for one per call.
@@ -23,12 +30,15 @@ public final class CliptabClient {
     /// A client on the open `connection`; a shared deadline starts now.
     public convenience init(connection: BusConnection, timeoutMilliseconds: Int32, sharedDeadline: Bool) {
         self.init(
-            connection: connection, timeoutMilliseconds: timeoutMilliseconds,
+            caller: connection, connection: connection, timeoutMilliseconds: timeoutMilliseconds,
             deadline: sharedDeadline
                 ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil)
     }
 
-    private init(connection: BusConnection, timeoutMilliseconds: Int32, deadline: UInt64?) {
+    private init(
+        caller: any BusCaller, connection: BusConnection?, timeoutMilliseconds: Int32, deadline: UInt64?
+    ) {
+        self.caller = caller
         self.connection = connection
         self.timeoutMilliseconds = timeoutMilliseconds
         self.deadline = deadline
@@ -43,10 +53,43 @@ public final class CliptabClient {
     {
         let deadline =
             sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
+        return try connected(deadline: deadline, timeoutMilliseconds: timeoutMilliseconds) {
+            let connection = try BusConnection.connect(address: address, waitingForHello: false)
+            return (connection, connection)
+        }
+    }
+
+    /// Connects for a process that only calls and reads no signals (`connection` is then
+    /// nil): over a `BusCallLink` where the bus is a Unix socket, which sends its
+    /// authentication, `Hello` and first call in one write, else as `connect` does.
+    ///
+    /// The link is only connected here: a bus that does not answer it fails the first call,
+    /// as `ClientFailure.noBus`.
+    public static func connectForCalls(
+        address: String? = nil, timeoutMilliseconds: Int32, sharedDeadline: Bool
+    )
+        throws(ClientFailure) -> CliptabClient
+    {
+        let deadline =
+            sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
+        return try connected(deadline: deadline, timeoutMilliseconds: timeoutMilliseconds) {
+            if let link = try BusCallLink.open(address: address) { return (link, nil) }
+            let connection = try BusConnection.connect(address: address, waitingForHello: false)
+            return (connection, connection)
+        }
+    }
+
+    /// A client over what `open` connects, its failure reported as `noBus`.
+    private static func connected(
+        deadline: UInt64?, timeoutMilliseconds: Int32,
+        _ open: () throws -> (caller: any BusCaller, connection: BusConnection?)
+    ) throws(ClientFailure) -> CliptabClient {
         do {
+            let opened = try open()
             return CliptabClient(
-                connection: try BusConnection.connect(address: address, waitingForHello: false),
-                timeoutMilliseconds: timeoutMilliseconds, deadline: deadline)
+                caller: opened.caller, connection: opened.connection,
+                timeoutMilliseconds: timeoutMilliseconds,
+                deadline: deadline)
         } catch let error as BusError {
             throw .noBus(error)
         } catch {
@@ -115,7 +158,7 @@ public final class CliptabClient {
         }
         let started = MonotonicClock.milliseconds()
         do {
-            return try connection.call(message, timeoutMilliseconds: remainingMilliseconds)
+            return try caller.call(message, timeoutMilliseconds: remainingMilliseconds)
         } catch let error as BusError {
             throw classify(error, waited: MonotonicClock.milliseconds() - started)
         } catch {
@@ -131,50 +174,38 @@ public final class CliptabClient {
     public func replyMessages(_ calls: [(member: String, arguments: [BusValue])]) throws(ClientFailure)
         -> [Result<BusMessage, ClientFailure>]
     {
-        var outcomes: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: calls.count)
-        var pending: [BusPendingCall] = []
-        let started = MonotonicClock.milliseconds()
-        // One deadline for the batch: each call waits only for what is left of it.
-        let deadline = started + UInt64(max(remainingMilliseconds, 1))
-        for (index, call) in calls.enumerated() {
+        var messages: [BusMessage] = []
+        for call in calls {
             do {
-                let message = try Self.message(call.member, call.arguments)
-                pending.append(
-                    try connection.call(message, timeoutMilliseconds: remainingMilliseconds) {
-                        outcomes[index] = $0
-                    })
+                messages.append(try Self.message(call.member, call.arguments))
             } catch let error as BusError {
-                for sent in pending { sent.cancel() }
                 throw .unsendable(member: call.member, error)
             } catch {
-                for sent in pending { sent.cancel() }
                 throw .unsendable(
                     member: call.member, BusError(name: BusErrorName.failed, message: "\(error)"))
             }
         }
-        connection.flush()
-        for (index, call) in pending.enumerated() where !call.wait(until: deadline) {
-            call.cancel()
-            outcomes[index] = .failure(
-                BusError(name: BusErrorName.noReply, message: "no reply within the timeout"))
+        let started = MonotonicClock.milliseconds()
+        let outcomes: [Result<BusMessage, BusError>]
+        do {
+            // One deadline for the batch: what is left of the client's.
+            outcomes = try caller.callAll(messages, timeoutMilliseconds: max(remainingMilliseconds, 1))
+        } catch let error as BusError {
+            throw .unsendable(member: calls.map(\.member).joined(separator: ", "), error)
+        } catch {
+            throw .unsendable(
+                member: calls.map(\.member).joined(separator: ", "),
+                BusError(name: BusErrorName.failed, message: "\(error)"))
         }
         let waited = MonotonicClock.milliseconds() - started
-        return outcomes.map { outcome in
-            switch outcome {
-            case .success(let message)?: return .success(message)
-            case .failure(let error)?: return .failure(classify(error, waited: waited))
-            case nil:
-                // The connection died before libdbus could hand the call its outcome.
-                return .failure(
-                    classify(
-                        BusError(name: BusErrorName.disconnected, message: "the bus connection closed"),
-                        waited: waited))
-            }
-        }
+        return outcomes.map { outcome in outcome.mapError { classify($0, waited: waited) } }
     }
 
+    /// Sorts a call's error; one that came before the bus accepted the link failed to reach
+    /// the bus.
     private func classify(_ error: BusError, waited: UInt64) -> ClientFailure {
-        ClientFailure.classify(
+        guard caller.isAccepted else { return .noBus(error) }
+        return ClientFailure.classify(
             error, waited: waited, remaining: deadline == nil ? timeoutMilliseconds : remainingMilliseconds,
             timeoutMilliseconds: timeoutMilliseconds)
     }
@@ -184,7 +215,11 @@ public final class CliptabClient {
     /// Asks the bus to say when cliptabd's name loses its owner, so that a client left open
     /// notices the daemon going away before its next call would: `isGone` turns true as the
     /// signal is dispatched (or at once when the daemon is already gone).
+    ///
+    /// A client without signals (`connectForCalls`) has nothing to watch with: it learns of
+    /// the daemon's going at its next call.
     public func watchDaemon() {
+        guard let connection else { return }
         let rule =
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
             + "member='NameOwnerChanged',arg0='\(CliptabBus.name)'"

@@ -54,7 +54,7 @@ extension MenuFrontEnd {
     /// Reads the signals a blocking call left queued (NameOwnerChanged among them): the exit
     /// status, once the daemon's going away is shown, when it is gone.
     public func daemonGoneStatus() -> Int32? {
-        client.connection.dispatchAll()
+        client.connection?.dispatchAll()
         guard client.isGone else { return nil }
         return show("cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
     }

@@ -176,7 +176,8 @@ final class WaylandMenuApp: MenuFrontEnd {
                     return MenuExit.cancelled
                 }
                 let timeout = min(Int32(clamping: idle), popup.repeatTimeout ?? Int32.max)
-                BusPollTurn.run([client.connection], others: &polled, timeoutMilliseconds: timeout)
+                BusPollTurn.run(
+                    client.connection.map { [$0] } ?? [], others: &polled, timeoutMilliseconds: timeout)
                 try popup.finishPoll(readable: polled[0].revents & Int16(POLLIN) != 0)
                 if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
                 if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }

@@ -158,7 +158,8 @@ final class MenuApp: MenuFrontEnd {
                 timeout = min(timeout, max(1, Int64(inputMethodDue) - Int64(MonotonicClock.milliseconds())))
             }
             BusPollTurn.run(
-                [client.connection], others: &polled, timeoutMilliseconds: Int32(clamping: timeout))
+                client.connection.map { [$0] } ?? [], others: &polled,
+                timeoutMilliseconds: Int32(clamping: timeout))
             if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
             if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
         }

@@ -38,8 +38,7 @@ struct WatchCommand: CLICommand {
         // Blocked before anything else so that an interrupt is read from the descriptor in
         // the loop, which then ends cleanly, instead of killing the process mid-line.
         let interrupts = try SignalChannel.make(signals: [SIGINT, SIGTERM, SIGHUP])
-        let client = try context.daemon()
-        let connection = client.connection
+        let (_, connection) = try context.signalingDaemon()
         do {
             try connection.addMatch(
                 "type='signal',sender='\(CliptabBus.name)',path='\(CliptabBus.path)',interface='\(CliptabBus.interface)'"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
+import DBus
 
 /// How to start the daemon, for every "cannot reach it" message.
 let startHint =
@@ -10,6 +11,10 @@ extension CLIFailure {
     /// (or bus) that is not there or does not answer exits 69 and says how to start it.
     init(_ failure: ClientFailure) {
         switch failure {
+        case .noBus(let error) where error.name == BusErrorName.noReply:
+            // A bus that takes the socket and never answers: the watchdog's words, since
+            // over a `BusCallLink` that silence shows at the first call instead of at connect.
+            self = .unreachable(ConnectWatchdog.message.description)
         case .noBus(let error):
             self = .unreachable(
                 "cliptab: cannot connect to the session bus: \(error.message) (\(error.name))\n" + startHint)

@@ -19,15 +19,36 @@ final class CommandContext {
 
     /// The client of the daemon, connected on first use; every call it makes shares one
     /// deadline, the command's timeout.
+    ///
+    /// It only calls (a `BusCallLink` where the bus allows): its authentication, `Hello` and
+    /// first call go in one write. A command that reads signals asks for `signalingDaemon()`.
     func daemon() throws -> CliptabClient {
+        try connected(signaling: false)
+    }
+
+    /// The client of the daemon over a full bus connection, whose signals can be read.
+    func signalingDaemon() throws -> (CliptabClient, BusConnection) {
+        let client = try connected(signaling: true)
+        guard let connection = client.connection else {
+            throw CLIFailure.local("the connection to the session bus reads no signals")
+        }
+        return (client, connection)
+    }
+
+    /// The client, connected on first use as `signaling` asks.
+    private func connected(signaling: Bool) throws -> CliptabClient {
         if let client { return client }
         // libdbus's connect and Hello wait up to 25 s on a bus that accepts the socket but
         // never answers; the watchdog ends the process at our deadline instead.
         ConnectWatchdog.arm(milliseconds: options.timeoutMilliseconds)
         defer { ConnectWatchdog.disarm() }
         do throws(ClientFailure) {
-            let made = try CliptabClient.connect(
-                timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
+            let made =
+                signaling
+                ? try CliptabClient.connect(
+                    timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
+                : try CliptabClient.connectForCalls(
+                    timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
             client = made
             return made
         } catch {
