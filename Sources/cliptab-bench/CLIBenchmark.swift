@@ -45,8 +45,15 @@ enum CLIBenchmark {
             throw CliptabError(
                 .storageFailure, "unexpected output: \(check.outputText) / \(checkReference.outputText)")
         }
-        let linkage = try ChildProcess.run("ldd", [cliptab]).outputText
-        let isStatic = !linkage.contains("libswiftCore")
+        let linkage = try ChildProcess.run("ldd", [cliptab])
+        let isStatic = !linkage.outputText.contains("libswiftCore")
+        // A release build is one static executable (ldd: "not a dynamic executable").
+        let linking =
+            linkage.termination != .exited(0)
+            ? "one static executable"
+            : isStatic
+                ? "Swift runtime linked statically"
+                : "Swift runtime linked DYNAMICALLY: build with -c release"
         // SwiftPM's default `$ORIGIN` run path has the loader look beside the binary first.
         let runPath: String
         if let section = try? ChildProcess.run("readelf", ["-d", cliptab]), section.termination == .exited(0)
@@ -100,7 +107,7 @@ enum CLIBenchmark {
             "== cli (whole-process wall time: medians of \(repetitions) interleaved runs; peak RSS: GNU time)"
         )
         print(
-            "cliptab: \(cliptab) (Swift runtime linked \(isStatic ? "statically" : "DYNAMICALLY: build with -c release"), "
+            "cliptab: \(cliptab) (\(linking), "
                 + runPath + ")"
         )
         let widths = [44, 10, 13, 10]
