@@ -48,9 +48,10 @@ public final class BusCallLink: BusCaller {
         self.socket = socket
         // EXTERNAL names the user by the decimal uid, hex-encoded; the bus checks it against
         // the socket's peer credentials. The leading NUL byte is the protocol's first byte.
-        let uid = Array(String(geteuid()).utf8)
-        let hex = uid.map { byte in String(byte, radix: 16) }.joined()
-        output = [0] + Array("AUTH EXTERNAL \(hex)\r\nBEGIN\r\n".utf8)
+        // Each digit is an ASCII byte 0x30...0x39, so its hex is "3" and the digit itself.
+        var line: [UInt8] = [0] + Array("AUTH EXTERNAL ".utf8)
+        for digit in String(geteuid()).utf8 { line += [UInt8(ascii: "3"), digit] }
+        output = line + Array("\r\nBEGIN\r\n".utf8)
     }
 
     deinit {
@@ -118,7 +119,21 @@ public final class BusCallLink: BusCaller {
     /// its reply; an error reply is thrown as a `BusError`, no reply in time as `NoReply`, a
     /// link that closes as `Disconnected`.
     public func call(_ message: BusMessage, timeoutMilliseconds: Int32) throws -> BusMessage {
-        try callAll([message], timeoutMilliseconds: timeoutMilliseconds)[0].get()
+        // The one-call path keeps no arrays: each new generic array type costs a process
+        // that lives for one call a metadata instantiation at run time.
+        let deadline = try begin([message], timeoutMilliseconds: timeoutMilliseconds)
+        let serial = try queue(message)
+        var reply: BusMessage?
+        if let ended = wait(
+            until: deadline, answered: { reply != nil }, take: { if $0.replySerial == serial { reply = $0 } })
+        {
+            throw ended
+        }
+        guard let reply else {
+            throw BusError(name: BusErrorName.disconnected, message: "the link is closed")
+        }
+        if let refused = reply.busError { throw refused }
+        return reply
     }
 
     /// Writes every call of `messages` (after the authentication and `Hello`, on the first
@@ -127,41 +142,59 @@ public final class BusCallLink: BusCaller {
     public func callAll(_ messages: [BusMessage], timeoutMilliseconds: Int32) throws
         -> [Result<BusMessage, BusError>]
     {
+        let deadline = try begin(messages, timeoutMilliseconds: timeoutMilliseconds)
+        let serials = try messages.map { try queue($0) }
+        var replies: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: messages.count)
+        var unanswered = messages.count
+        let ended = wait(until: deadline, answered: { unanswered == 0 }) { message in
+            guard let index = serials.firstIndex(of: message.replySerial), replies[index] == nil else {
+                return
+            }
+            replies[index] = message.busError.map { .failure($0) } ?? .success(message)
+            unanswered -= 1
+        }
+        return replies.map { reply in
+            reply
+                ?? .failure(ended ?? BusError(name: BusErrorName.disconnected, message: "the link is closed"))
+        }
+    }
+
+    /// Checks that `messages` are calls to wait for, queues `Hello` on the first use, and
+    /// returns the deadline of `timeoutMilliseconds` (-1: 25 s) from now.
+    private func begin(_ messages: [BusMessage], timeoutMilliseconds: Int32) throws -> UInt64 {
         for message in messages {
             try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
         }
-        let timeout = timeoutMilliseconds < 0 ? BusConnection.defaultTimeoutMilliseconds : timeoutMilliseconds
-        let deadline = MonotonicClock.milliseconds() + UInt64(timeout)
         if helloSerial == nil, failure == nil {
             let hello = try BusMessage.methodCall(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus", member: "Hello")
             helloSerial = try queue(hello)
         }
-        let serials = try messages.map { try queue($0) }
-        var replies: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: messages.count)
-        var unanswered = messages.count
-        while unanswered > 0, failure == nil {
+        let timeout = timeoutMilliseconds < 0 ? BusConnection.defaultTimeoutMilliseconds : timeoutMilliseconds
+        return MonotonicClock.milliseconds() + UInt64(timeout)
+    }
+
+    /// Writes what is queued and reads until `answered()`, giving `take` each reply to a
+    /// call; returns nil once answered, else what ended the wait: `NoReply` at the deadline
+    /// (the link still works), or the link's failure (every later call fails with it too).
+    private func wait(
+        until deadline: UInt64, answered: () -> Bool, take: (BusMessage) -> Void
+    ) -> BusError? {
+        while !answered() {
+            if let failure { return failure }
             do {
                 try exchange(until: deadline)
-                try takeMessages { message in
-                    guard let index = serials.firstIndex(of: message.replySerial), replies[index] == nil
-                    else { return }
-                    replies[index] = message.busError.map { .failure($0) } ?? .success(message)
-                    unanswered -= 1
-                }
+                try takeMessages(take)
             } catch let error as BusError where error.name == BusErrorName.noReply {
-                // The deadline: this call's, not the link's end.
-                return replies.map { $0 ?? .failure(error) }
+                return error
             } catch let error as BusError {
                 failure = error
+            } catch {
+                failure = BusError(name: BusErrorName.failed, message: "\(error)")
             }
         }
-        return replies.map { reply in
-            reply
-                ?? .failure(
-                    failure ?? BusError(name: BusErrorName.disconnected, message: "the link is closed"))
-        }
+        return nil
     }
 
     /// Appends `message` with the next serial to what is to be written; returns the serial.
