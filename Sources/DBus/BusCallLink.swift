@@ -48,9 +48,16 @@ public final class BusCallLink: BusCaller {
         self.socket = socket
         // EXTERNAL names the user by the decimal uid, hex-encoded; the bus checks it against
         // the socket's peer credentials. The leading NUL byte is the protocol's first byte.
-        // Each digit is an ASCII byte 0x30...0x39, so its hex is "3" and the digit itself.
+        // Each decimal digit is an ASCII byte 0x30...0x39, so its hex is "3" and the digit;
+        // written by hand, since formatting an integer costs a one-call process more.
+        var digits: [UInt8] = []
+        var uid = geteuid()
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(uid % 10))
+            uid /= 10
+        } while uid > 0
         var line: [UInt8] = [0] + Array("AUTH EXTERNAL ".utf8)
-        for digit in String(geteuid()).utf8 { line += [UInt8(ascii: "3"), digit] }
+        for digit in digits.reversed() { line += [UInt8(ascii: "3"), digit] }
         output = line + Array("\r\nBEGIN\r\n".utf8)
     }
 
