@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
+import Foundation
 import Glibc
 import Posix
 import TestSupport
@@ -81,6 +82,28 @@ import Testing
             twoCalls.status == 69 && twoCalls.err.hasPrefix("cliptab: cliptabd did not answer within 0.3 s"))
         fixture.daemon.signal(SIGCONT)
         #expect(try fixture.run("get", "t", "@x:0").status == 1, "answers again once continued")
+    }
+
+    /// A command that only calls sends its authentication, `Hello` and its call before the
+    /// bus says a word (one round trip, `BusCallLink`); a bus that never answers costs it
+    /// the timeout and is reported as a bus that did not answer.
+    @Test func theCallLeavesWithTheAuthentication() throws {
+        let stand = try StandInBus()
+        // Never answers: only records what comes.
+        stand.respond { _ in nil }
+        let outcome = try runCliptab(
+            ["--timeout", "0.4", "tables"],
+            environment: CLIFixture.environment(bus: stand.address, home: "/nonexistent"))
+        #expect(
+            outcome
+                == Outcome(
+                    69, "",
+                    "cliptab: the session bus did not answer within the timeout (--timeout, default 5 s).\n"
+                        + startHint))
+        let text = String(decoding: stand.received(), as: UTF8.self)
+        #expect(text.contains("\r\nBEGIN\r\n"), "\(text.debugDescription)")
+        #expect(text.contains("Hello"))
+        #expect(text.contains("ListTables"))
     }
 
     /// A stopped bus accepts the connection and never answers: the watchdog ends the wait.
