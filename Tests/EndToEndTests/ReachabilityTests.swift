@@ -10,6 +10,13 @@ import Testing
 @Suite struct ReachabilityTests {
     let startHint =
         "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"
+    /// What a bus that takes the socket and never answers costs a command: 69, saying so.
+    var silentBus: Outcome {
+        Outcome(
+            69, "",
+            "cliptab: the session bus did not answer within the timeout (--timeout, default 5 s).\n"
+                + startHint)
+    }
 
     /// No `DBUS_SESSION_BUS_ADDRESS`: 69, saying so.
     @Test func noSessionBusAddress() throws {
@@ -94,19 +101,15 @@ import Testing
         let outcome = try runCliptab(
             ["--timeout", "0.4", "tables"],
             environment: CLIFixture.environment(bus: stand.address, home: "/nonexistent"))
-        #expect(
-            outcome
-                == Outcome(
-                    69, "",
-                    "cliptab: the session bus did not answer within the timeout (--timeout, default 5 s).\n"
-                        + startHint))
+        #expect(outcome == silentBus)
         let text = String(decoding: stand.received(), as: UTF8.self)
         #expect(text.contains("\r\nBEGIN\r\n"), "\(text.debugDescription)")
         #expect(text.contains("Hello"))
         #expect(text.contains("ListTables"))
     }
 
-    /// A stopped bus accepts the connection and never answers: the watchdog ends the wait.
+    /// A stopped bus accepts the connection and never answers: the call's deadline ends the
+    /// wait (over libdbus, the connect watchdog would).
     @Test func hungBusTimesOut() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -117,12 +120,7 @@ import Testing
             ["--timeout", "0.3", "tables"],
             environment: CLIFixture.environment(bus: bus.address, home: "/nonexistent"))
         let elapsed = MonotonicClock.milliseconds() - start
-        #expect(
-            outcome
-                == Outcome(
-                    69, "",
-                    "cliptab: the session bus did not answer within the timeout (--timeout, default 5 s).\n"
-                        + startHint))
+        #expect(outcome == silentBus)
         #expect(elapsed >= 300 && elapsed < 3000, "took \(elapsed) ms")
     }
 
