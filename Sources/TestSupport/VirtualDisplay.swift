@@ -23,9 +23,15 @@ public final class VirtualDisplay {
             arguments += ["-displayfd", "1"]
         }
         process = try ChildProcess.spawn("Xvfb", arguments, stdout: .pipe, stderr: .null)
-        guard let line = process.readLine(timeoutMilliseconds: 15_000), let number = Int(line) else {
+        // Generous: at the start of a full run dozens of suites start their servers at once
+        // on two cores, and one Xvfb took over 15 s there (CI, VirtualDisplayTests).
+        guard let line = process.readLine(timeoutMilliseconds: 60_000), let number = Int(line) else {
+            // Xvfb exits at once when the display asked for is taken; say which it was.
+            let ended = process.waitForExit(timeoutMilliseconds: 100)
             process.terminate()
-            throw FixtureError("Xvfb did not report a display within 15 s")
+            throw FixtureError(
+                ended.map { "Xvfb \(requested ?? "") ended (\($0)) before it reported a display" }
+                    ?? "Xvfb did not report a display within 60 s")
         }
         display = ":\(number)"
     }
