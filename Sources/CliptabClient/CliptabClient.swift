@@ -53,47 +53,40 @@ public final class CliptabClient {
     {
         let deadline =
             sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
-        return try connected(deadline: deadline, timeoutMilliseconds: timeoutMilliseconds) {
-            let connection = try BusConnection.connect(address: address, waitingForHello: false)
-            return (connection, connection)
-        }
-    }
-
-    /// Connects for a process that only calls and reads no signals (`connection` is then
-    /// nil): over a `BusCallLink` where the bus is a Unix socket, which sends its
-    /// authentication, `Hello` and first call in one write, else as `connect` does.
-    ///
-    /// The link is only connected here: a bus that does not answer it fails the first call,
-    /// as `ClientFailure.noBus`.
-    public static func connectForCalls(
-        address: String? = nil, timeoutMilliseconds: Int32, sharedDeadline: Bool
-    )
-        throws(ClientFailure) -> CliptabClient
-    {
-        let deadline =
-            sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
-        return try connected(deadline: deadline, timeoutMilliseconds: timeoutMilliseconds) {
-            if let link = try BusCallLink.open(address: address) { return (link, nil) }
-            let connection = try BusConnection.connect(address: address, waitingForHello: false)
-            return (connection, connection)
-        }
-    }
-
-    /// A client over what `open` connects, its failure reported as `noBus`.
-    private static func connected(
-        deadline: UInt64?, timeoutMilliseconds: Int32,
-        _ open: () throws -> (caller: any BusCaller, connection: BusConnection?)
-    ) throws(ClientFailure) -> CliptabClient {
         do {
-            let opened = try open()
+            let connection = try BusConnection.connect(address: address, waitingForHello: false)
             return CliptabClient(
-                caller: opened.caller, connection: opened.connection,
-                timeoutMilliseconds: timeoutMilliseconds,
+                caller: connection, connection: connection, timeoutMilliseconds: timeoutMilliseconds,
                 deadline: deadline)
         } catch let error as BusError {
             throw .noBus(error)
         } catch {
             throw .noBus(BusError(name: BusErrorName.failed, message: "\(error)"))
+        }
+    }
+
+    /// Connects for a process that only calls and reads no signals (`connection` is then
+    /// nil) over a `BusCallLink`, which sends its authentication, `Hello` and first call in
+    /// one write; nil where the bus is not a Unix socket the link reaches (use `connect`).
+    ///
+    /// The link is only connected here: a bus that does not answer it fails the first call,
+    /// as `ClientFailure.noBus`, within the call's deadline.
+    public static func connectForCalls(
+        address: String? = nil, timeoutMilliseconds: Int32, sharedDeadline: Bool
+    ) throws(ClientFailure) -> CliptabClient? {
+        let deadline =
+            sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
+        let link: BusCallLink?
+        do {
+            link = try BusCallLink.open(address: address)
+        } catch let error as BusError {
+            throw .noBus(error)
+        } catch {
+            throw .noBus(BusError(name: BusErrorName.failed, message: "\(error)"))
+        }
+        return link.map {
+            CliptabClient(
+                caller: $0, connection: nil, timeoutMilliseconds: timeoutMilliseconds, deadline: deadline)
         }
     }
 

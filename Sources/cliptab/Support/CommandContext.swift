@@ -38,17 +38,21 @@ final class CommandContext {
     /// The client, connected on first use as `signaling` asks.
     private func connected(signaling: Bool) throws -> CliptabClient {
         if let client { return client }
-        // libdbus's connect and Hello wait up to 25 s on a bus that accepts the socket but
-        // never answers; the watchdog ends the process at our deadline instead.
-        ConnectWatchdog.arm(milliseconds: options.timeoutMilliseconds)
-        defer { ConnectWatchdog.disarm() }
         do throws(ClientFailure) {
-            let made =
-                signaling
-                ? try CliptabClient.connect(
+            // The link bounds its own waits by the calls' deadline: no watchdog for it.
+            if !signaling,
+                let linked = try CliptabClient.connectForCalls(
                     timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
-                : try CliptabClient.connectForCalls(
-                    timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
+            {
+                client = linked
+                return linked
+            }
+            // libdbus's connect and Hello wait up to 25 s on a bus that accepts the socket but
+            // never answers; the watchdog ends the process at our deadline instead.
+            ConnectWatchdog.arm(milliseconds: options.timeoutMilliseconds)
+            defer { ConnectWatchdog.disarm() }
+            let made = try CliptabClient.connect(
+                timeoutMilliseconds: options.timeoutMilliseconds, sharedDeadline: true)
             client = made
             return made
         } catch {
