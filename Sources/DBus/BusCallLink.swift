@@ -128,7 +128,8 @@ public final class BusCallLink: BusCaller {
     public func call(_ message: BusMessage, timeoutMilliseconds: Int32) throws -> BusMessage {
         // The one-call path keeps no arrays: each new generic array type costs a process
         // that lives for one call a metadata instantiation at run time.
-        let deadline = try begin([message], timeoutMilliseconds: timeoutMilliseconds)
+        try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
+        let deadline = try begin(timeoutMilliseconds: timeoutMilliseconds)
         let serial = try queue(message)
         var reply: BusMessage?
         if let ended = wait(
@@ -136,9 +137,7 @@ public final class BusCallLink: BusCaller {
         {
             throw ended
         }
-        guard let reply else {
-            throw BusError(name: BusErrorName.disconnected, message: "the link is closed")
-        }
+        guard let reply else { throw failure ?? disconnected("the link is closed") }
         if let refused = reply.busError { throw refused }
         return reply
     }
@@ -149,7 +148,10 @@ public final class BusCallLink: BusCaller {
     public func callAll(_ messages: [BusMessage], timeoutMilliseconds: Int32) throws
         -> [Result<BusMessage, BusError>]
     {
-        let deadline = try begin(messages, timeoutMilliseconds: timeoutMilliseconds)
+        for message in messages {
+            try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
+        }
+        let deadline = try begin(timeoutMilliseconds: timeoutMilliseconds)
         let serials = try messages.map { try queue($0) }
         var replies: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: messages.count)
         var unanswered = messages.count
@@ -160,26 +162,19 @@ public final class BusCallLink: BusCaller {
             replies[index] = message.busError.map { .failure($0) } ?? .success(message)
             unanswered -= 1
         }
-        return replies.map { reply in
-            reply
-                ?? .failure(ended ?? BusError(name: BusErrorName.disconnected, message: "the link is closed"))
-        }
+        return replies.map { reply in reply ?? .failure(ended ?? disconnected("the link is closed")) }
     }
 
-    /// Checks that `messages` are calls to wait for, queues `Hello` on the first use, and
-    /// returns the deadline of `timeoutMilliseconds` (-1: 25 s) from now.
-    private func begin(_ messages: [BusMessage], timeoutMilliseconds: Int32) throws -> UInt64 {
-        for message in messages {
-            try BusConnection.checkCallable(message, timeoutMilliseconds: timeoutMilliseconds)
-        }
+    /// Queues `Hello` on the first use, and returns the deadline of `timeoutMilliseconds`
+    /// (-1: 25 s) from now.
+    private func begin(timeoutMilliseconds: Int32) throws -> UInt64 {
         if helloSerial == nil, failure == nil {
             let hello = try BusMessage.methodCall(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                 interface: "org.freedesktop.DBus", member: "Hello")
             helloSerial = try queue(hello)
         }
-        let timeout = timeoutMilliseconds < 0 ? BusConnection.defaultTimeoutMilliseconds : timeoutMilliseconds
-        return MonotonicClock.milliseconds() + UInt64(timeout)
+        return BusConnection.deadline(afterMilliseconds: timeoutMilliseconds)
     }
 
     /// Writes what is queued and reads until `answered()`, giving `take` each reply to a
@@ -191,10 +186,13 @@ public final class BusCallLink: BusCaller {
         while !answered() {
             if let failure { return failure }
             do {
-                try exchange(until: deadline)
+                guard try exchange(until: deadline) else {
+                    return BusError(
+                        name: BusErrorName.noReply,
+                        message: isAccepted
+                            ? "no reply within the timeout" : "the bus did not answer within the timeout")
+                }
                 try takeMessages(take)
-            } catch let error as BusError where error.name == BusErrorName.noReply {
-                return error
             } catch let error as BusError {
                 failure = error
             } catch {
@@ -216,19 +214,14 @@ public final class BusCallLink: BusCaller {
     // MARK: - The socket
 
     /// Writes what the socket takes of `output`, then waits until `deadline` for something
-    /// to read (or, while output is left, for room to write) and reads it.
+    /// to read (or, while output is left, for room to write) and reads it; false once the
+    /// deadline has passed.
     ///
-    /// Throws `NoReply` at the deadline, `Disconnected` when the bus closes the link or the
-    /// socket fails.
-    private func exchange(until deadline: UInt64) throws {
+    /// Throws `Disconnected` when the bus closes the link or the socket fails.
+    private func exchange(until deadline: UInt64) throws -> Bool {
         try write()
         let now = MonotonicClock.milliseconds()
-        guard now < deadline else {
-            throw BusError(
-                name: BusErrorName.noReply,
-                message: isAccepted
-                    ? "no reply within the timeout" : "the bus did not answer within the timeout")
-        }
+        guard now < deadline else { return false }
         var entry = pollfd(
             fd: socket, events: Int16(POLLIN) | (written < output.count ? Int16(POLLOUT) : 0), revents: 0)
         let ready = poll(&entry, 1, Int32(clamping: deadline - now))
@@ -236,9 +229,10 @@ public final class BusCallLink: BusCaller {
             if ready < 0, errno != EINTR {
                 throw disconnected("waiting on the bus socket failed: \(errnoText())")
             }
-            return
+            return true
         }
         if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { try read() }
+        return true
     }
 
     /// Writes as much of `output` as the socket takes without waiting.
@@ -312,7 +306,9 @@ public final class BusCallLink: BusCaller {
             if rest.count > 1024 { throw disconnected("the bus answered the authentication with no line") }
             return false
         }
-        let line = String(decoding: rest[..<end], as: UTF8.self).trimmingSuffix("\r")
+        // The line ends "\r\n"; a bare "\n" is taken too.
+        let lineEnd = end > rest.startIndex && rest[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+        let line = String(decoding: rest[..<lineEnd], as: UTF8.self)
         consumed = end + 1
         guard line.hasPrefix("OK ") else {
             throw BusError(
@@ -332,12 +328,5 @@ public final class BusCallLink: BusCaller {
     /// The text of `errno`.
     private func errnoText() -> String {
         String(cString: strerror(errno))
-    }
-}
-
-extension String {
-    /// The string without one trailing `suffix`.
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -8,13 +8,14 @@ public protocol BusCaller: AnyObject {
     /// `Hello`. A call that fails before then failed to reach the bus, not the callee.
     var isAccepted: Bool { get }
 
-    /// Sends the method call `message` and waits at most `timeoutMilliseconds` for its reply;
-    /// an error reply is thrown as a `BusError`, no reply in time as `NoReply`.
+    /// Sends the method call `message` and waits at most `timeoutMilliseconds` (-1: libdbus's
+    /// 25 s) for its reply; an error reply is thrown as a `BusError`, no reply in time as
+    /// `NoReply`.
     func call(_ message: BusMessage, timeoutMilliseconds: Int32) throws -> BusMessage
 
     /// Sends every call of `messages` before waiting for the first reply, so that they cost
-    /// one round trip instead of one each, then waits at most `timeoutMilliseconds` in all;
-    /// returns each call's reply or error in the order of `messages`.
+    /// one round trip instead of one each, then waits at most `timeoutMilliseconds` (-1: 25 s)
+    /// in all; returns each call's reply or error in the order of `messages`.
     ///
     /// Throws only when a call cannot be sent at all (then none is waited for).
     func callAll(_ messages: [BusMessage], timeoutMilliseconds: Int32) throws -> [Result<
@@ -23,6 +24,13 @@ public protocol BusCaller: AnyObject {
 }
 
 extension BusConnection: BusCaller {
+    /// The monotonic time (ms) `timeoutMilliseconds` from now, -1 meaning libdbus's default:
+    /// one reading of a timeout for both kinds of caller.
+    static func deadline(afterMilliseconds timeoutMilliseconds: Int32) -> UInt64 {
+        MonotonicClock.milliseconds()
+            + UInt64(timeoutMilliseconds < 0 ? defaultTimeoutMilliseconds : timeoutMilliseconds)
+    }
+
     /// Always true: libdbus authenticates inside `connect`, and a refused `Hello` closes the
     /// connection (its calls then fail as `Disconnected`).
     public var isAccepted: Bool { true }
@@ -34,7 +42,7 @@ extension BusConnection: BusCaller {
     {
         var outcomes: [Result<BusMessage, BusError>?] = Array(repeating: nil, count: messages.count)
         var pending: [BusPendingCall] = []
-        let deadline = MonotonicClock.milliseconds() + UInt64(max(timeoutMilliseconds, 1))
+        let deadline = BusConnection.deadline(afterMilliseconds: timeoutMilliseconds)
         do {
             for (index, message) in messages.enumerated() {
                 pending.append(
