@@ -438,21 +438,18 @@ public final class BusConnection {
     ///
     /// Throws `InvalidArgs` for an invalid path or declaration, or when the path is taken.
     public func registerObject(path: String, interfaces: [BusInterface]) throws {
+        try registerObject(BusObjectDeclaration(path: path, interfaces: interfaces))
+    }
+
+    /// Serves the object `declaration` describes, checked when it was made: a daemon that
+    /// serves the same object on many connections (`BusServer`'s peers) checks it once.
+    ///
+    /// Throws `InvalidArgs` when the path is taken.
+    public func registerObject(_ declaration: BusObjectDeclaration) throws {
         guard !isClosed else {
             throw BusError(name: BusErrorName.disconnected, message: "the connection is closed")
         }
-        try BusSyntax.checkObjectPath(path)
-        var names: Set<String> = []
-        for interface in interfaces {
-            try interface.validate()
-            guard !BusIntrospection.standardInterfaceNames.contains(interface.name) else {
-                throw BusError.invalidArgs(
-                    "\(interface.name) is served by every object and cannot be registered")
-            }
-            guard names.insert(interface.name).inserted else {
-                throw BusError.invalidArgs("the interface \(interface.name) is given twice for \(path)")
-            }
-        }
+        let (path, interfaces) = (declaration.path, declaration.interfaces)
         guard objects[path] == nil else {
             throw BusError.invalidArgs("an object is already registered at \(path)")
         }
@@ -515,4 +512,34 @@ func busAddress(_ address: String?) throws -> String {
     }
     try BusSyntax.checkString(resolved, what: "bus address")
     return resolved
+}
+
+/// An object to serve: its path and interfaces (plus Introspectable, Properties and Peer,
+/// which every object has), checked once when it is made.
+public struct BusObjectDeclaration {
+    /// The object path.
+    public let path: String
+    /// The application's interfaces.
+    public let interfaces: [BusInterface]
+
+    /// Checks `path` and every declaration of `interfaces`.
+    ///
+    /// Throws `InvalidArgs` for an invalid path or declaration, a standard interface, or an
+    /// interface given twice.
+    public init(path: String, interfaces: [BusInterface]) throws {
+        try BusSyntax.checkObjectPath(path)
+        var names: Set<String> = []
+        for interface in interfaces {
+            try interface.validate()
+            guard !BusIntrospection.standardInterfaceNames.contains(interface.name) else {
+                throw BusError.invalidArgs(
+                    "\(interface.name) is served by every object and cannot be registered")
+            }
+            guard names.insert(interface.name).inserted else {
+                throw BusError.invalidArgs("the interface \(interface.name) is given twice for \(path)")
+            }
+        }
+        self.path = path
+        self.interfaces = interfaces
+    }
 }
