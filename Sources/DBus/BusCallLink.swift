@@ -348,14 +348,22 @@ public final class BusCallLink: BusCaller {
             consumed = 0
         }
         let received = recv(socket, chunk.baseAddress, chunk.count, Int32(MSG_DONTWAIT))
-        if received > 0 { input.append(contentsOf: chunk[..<received]) }
-        if received == 0 {
-            if try turnToBus() { return }
-            throw disconnected("\(counterpart) closed the connection")
+        if received > 0 {
+            input.append(contentsOf: chunk[..<received])
+            return
         }
-        if received < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            throw disconnected("reading from \(counterpart) failed: \(errnoText())")
+        if received < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        // A peer that closes unread sends a reset, not an end: both are its answer.
+        let what =
+            received == 0
+            ? "\(counterpart) closed the connection" : "reading from \(counterpart) failed: \(errnoText())"
+        if try turnToBus() { return }
+        guard isToBus || !isAuthenticated else {
+            // The daemon itself went away after it took the calls: what the bus says of a
+            // callee that disconnects without replying.
+            throw BusError(name: BusErrorName.noReply, message: "\(what) without replying")
         }
+        throw disconnected(what)
     }
 
     /// Takes the authentication's answer, then each whole message read, giving `body` the
