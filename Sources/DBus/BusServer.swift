@@ -185,6 +185,14 @@ public final class BusServer {
         removeGonePeers()
     }
 
+    /// Dispatches every call the peers already delivered, as a daemon does before it stops.
+    ///
+    /// Nothing waits for the replies to be written: libdbus writes what each socket takes at
+    /// once, and a peer that does not read must not hold up the stop.
+    public func dispatchAll() {
+        for peer in peers { peer.connection.dispatchAll() }
+    }
+
     /// True when a peer that is not backlogged has calls waiting: the loop must not block.
     public func hasMessagesToDispatch(maximumQueuedReplyBytes: Int) -> Bool {
         peers.contains {
