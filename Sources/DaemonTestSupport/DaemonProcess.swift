@@ -10,7 +10,8 @@ import TestSupport
 /// start it again on the same store.
 ///
 /// The daemon's environment: `HOME` is the fixture's home, `XDG_DATA_HOME` its `data`
-/// directory, `DISPLAY` the fixture's display (if any), `LANG=C.UTF-8`, the caller's `PATH`,
+/// directory, `XDG_RUNTIME_DIR` its `runtime` directory (so that the CLI reaches the daemon's
+/// own socket, as in a desktop session), `DISPLAY` the fixture's display (if any), `LANG=C.UTF-8`, the caller's `PATH`,
 /// and what `environment` adds. Its standard error is appended to `cliptabd.log` in the
 /// home, over all its starts.
 public final class DaemonProcess {
@@ -60,6 +61,10 @@ public final class DaemonProcess {
         self.executable = executable ?? BuiltProducts.path(of: "cliptabd")
         self.arguments = arguments
         extraEnvironment = environment
+        guard mkdir(Self.runtimeDirectory(of: home), 0o700) == 0 else {
+            throw FixtureError(
+                "cannot make \(Self.runtimeDirectory(of: home)): \(String(cString: strerror(errno)))")
+        }
         if let config { try Self.write(config, to: home.appending(".config/cliptab/cliptab.conf")) }
         try prepare(home)
         client = try BusConnection.connect(address: bus.address)
@@ -72,14 +77,19 @@ public final class DaemonProcess {
         try waitUntilServing()
     }
 
+    /// The session's `XDG_RUNTIME_DIR` in `home`.
+    public static func runtimeDirectory(of home: TemporaryDirectory) -> String {
+        home.appending("runtime")
+    }
+
     /// The environment a daemon or a client of the session gets: the bus, the home, the
-    /// data directory under it, `display` when given, `PATH` and `LANG`.
+    /// data and runtime directories under it, `display` when given, `PATH` and `LANG`.
     public static func environment(
         bus: PrivateBus, home: TemporaryDirectory, display: String? = nil
     ) -> [String: String] {
         var environment = [
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
-            "XDG_DATA_HOME": home.appending("data"),
+            "XDG_DATA_HOME": home.appending("data"), "XDG_RUNTIME_DIR": runtimeDirectory(of: home),
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "LANG": "C.UTF-8",
         ]
         environment["DISPLAY"] = display

@@ -78,11 +78,12 @@ final class CLIFixture: @unchecked Sendable {
         self.display = display
     }
 
-    /// The environment of a client in a session with the bus at `bus` and no display.
+    /// The environment of a client in a session with the bus at `bus` and no display; the
+    /// runtime directory is the daemon's (`DaemonProcess`), so that its own socket is found.
     static func environment(bus: String?, home: String) -> [String: String] {
         var environment = [
             "XDG_DATA_HOME": home + "/client-data", "HOME": home, "PATH": String(cString: getenv("PATH")),
-            "LANG": "C.UTF-8",
+            "LANG": "C.UTF-8", "XDG_RUNTIME_DIR": home + "/runtime",
         ]
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus
         return environment
