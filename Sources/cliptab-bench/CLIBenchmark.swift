@@ -108,7 +108,9 @@ enum CLIBenchmark {
         )
         print(
             "cliptab: \(cliptab) (\(linking), "
-                + runPath + ")"
+                + runPath + "), calling "
+                + BenchSession.route(
+                    busAddress: session.address, runtimeDirectory: environment["XDG_RUNTIME_DIR"])
         )
         let widths = [44, 10, 13, 10]
         Report.row(["command", "median ms", "peak RSS KiB", "median KiB"], widths)
