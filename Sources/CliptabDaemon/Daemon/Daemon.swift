@@ -212,8 +212,8 @@ public final class Daemon {
     }
 
     /// Opens cliptabd's own socket beside the bus, where the CLI's calls skip the bus daemon
-    /// (`BusServer`): `object`, declared once and registered for each peer, under `bus`'s limits, and a peer that
-    /// leaves is a caller gone for `clipboard`.
+    /// (`BusServer`): `object`, declared once and registered for each peer, under `bus`'s
+    /// limits; a peer that leaves is a caller gone for `clipboard`.
     ///
     /// Nil, saying why, where there is none: no `XDG_RUNTIME_DIR`, a bus that is not a Unix
     /// socket, a socket directory that is not this user's alone. Clients then call through

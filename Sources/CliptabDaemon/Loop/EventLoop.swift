@@ -49,8 +49,8 @@ public final class EventLoop {
     ///
     /// Each turn: dispatch what the bus and the peers delivered, serving one waiting call per
     /// client (so one client's backlog delays only that client, and the other descriptors are
-    /// served between rounds), let every source process what it holds (Xlib queues events that poll cannot
-    /// see), then poll (at once while calls wait).
+    /// served between rounds), let every source process what it holds (Xlib queues events
+    /// that poll cannot see), then poll (at once while calls wait).
     public func run() -> LoopExit {
         while true {
             let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
