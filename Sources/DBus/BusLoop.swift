@@ -24,25 +24,34 @@ final class BusLoopState {
 
     /// Installs this state's watch and timeout functions on `connection`.
     func install(on connection: OpaquePointer) throws {
-        let data = Unmanaged.passUnretained(self).toOpaque()
-        let watchesSet = dbus_connection_set_watch_functions(
-            connection, Self.addWatch, Self.removeWatch, nil, data, nil)
-        let timeoutsSet = dbus_connection_set_timeout_functions(
-            connection, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, data, nil)
-        guard watchesSet != 0, timeoutsSet != 0 else {
-            throw BusError.noMemory("installing the main-loop functions")
-        }
+        try install(
+            on: connection, dbus_connection_set_watch_functions, dbus_connection_set_timeout_functions)
     }
 
     /// Installs this state's watch and timeout functions on the listening `server`.
     func install(onServer server: OpaquePointer) throws {
+        try install(on: server, dbus_server_set_watch_functions, dbus_server_set_timeout_functions)
+    }
+
+    /// Installs the functions on `handle` (a connection or a server) with libdbus's two
+    /// setters for its kind, which take the same functions.
+    private func install(
+        on handle: OpaquePointer,
+        _ setWatches: (
+            OpaquePointer?, DBusAddWatchFunction?, DBusRemoveWatchFunction?, DBusWatchToggledFunction?,
+            UnsafeMutableRawPointer?, DBusFreeFunction?
+        ) -> dbus_bool_t,
+        _ setTimeouts: (
+            OpaquePointer?, DBusAddTimeoutFunction?, DBusRemoveTimeoutFunction?, DBusTimeoutToggledFunction?,
+            UnsafeMutableRawPointer?, DBusFreeFunction?
+        ) -> dbus_bool_t
+    ) throws {
         let data = Unmanaged.passUnretained(self).toOpaque()
-        let watchesSet = dbus_server_set_watch_functions(
-            server, Self.addWatch, Self.removeWatch, nil, data, nil)
-        let timeoutsSet = dbus_server_set_timeout_functions(
-            server, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, data, nil)
+        let watchesSet = setWatches(handle, Self.addWatch, Self.removeWatch, nil, data, nil)
+        let timeoutsSet = setTimeouts(
+            handle, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, data, nil)
         guard watchesSet != 0, timeoutsSet != 0 else {
-            throw BusError.noMemory("installing the server's main-loop functions")
+            throw BusError.noMemory("installing the main-loop functions")
         }
     }
 

@@ -18,9 +18,8 @@ final class PeerServerThread: Sendable {
     let report = ServerReport()
     /// The server's clock, which the test moves, and the loop's turns.
     let time = PeerServerTime()
-    private let wakeWrite: Int32
-    private let wakeRead: Int32
-    private let done = DispatchSemaphore(value: 0)
+    /// What stops the thread.
+    private let stopper: ThreadStop
     static let path = "/io/test/Peer"
     static let interface = "io.test.Peer1"
 
@@ -31,13 +30,11 @@ final class PeerServerThread: Sendable {
         maximumQueuedReplyBytes: Int = 1 << 20
     ) throws {
         self.path = path
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw FixtureError("pipe failed") }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
+        let stopper = try ThreadStop()
+        self.stopper = stopper
         let started = Mutex<String?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let (report, time, wakeRead, done) = (report, time, wakeRead, done)
+        let (report, time, wakeRead, done) = (report, time, stopper.wakeRead, stopper.done)
         let thread = Thread {
             defer { done.signal() }
             let server: BusServer
@@ -79,9 +76,8 @@ final class PeerServerThread: Sendable {
         thread.start()
         ready.wait()
         if let failure = started.withLock({ $0 }) {
-            done.wait()
-            close(wakeRead)
-            close(wakeWrite)
+            stopper.done.wait()
+            stopper.closePipe()
             throw FixtureError("the server did not start: \(failure)")
         }
     }
@@ -129,13 +125,7 @@ final class PeerServerThread: Sendable {
     }
 
     /// Stops the loop (which closes the server) and waits for the thread.
-    func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-        done.wait()
-        close(wakeRead)
-        close(wakeWrite)
-    }
+    func stop() { stopper.stop() }
 }
 
 /// A `PeerServerThread`'s clock and the count of its loop's turns.
@@ -220,7 +210,7 @@ final class PeerServerTime: Sendable {
         _ = directory
         let server = try PeerServerThread(path: path, authenticationMilliseconds: 5_000)
         defer { server.stop() }
-        let silent = try Self.rawSocket(path)
+        let silent = try UnixSocket.connected(to: path)
         defer { close(silent) }
         // Accepted once the loop has turned.
         #expect(server.advance(0))
@@ -239,7 +229,7 @@ final class PeerServerTime: Sendable {
         _ = directory
         let server = try PeerServerThread(path: path, maximumQueuedReplyBytes: 1 << 20)
         defer { server.stop() }
-        let greedy = try Self.rawSocket(path)
+        let greedy = try UnixSocket.connected(to: path)
         defer { close(greedy) }
         var bytes = Self.authentication()
         for serial in 1...64 {
@@ -310,7 +300,7 @@ final class PeerServerTime: Sendable {
         let (directory, path) = try Self.socketPath()
         _ = directory
         // A socket left by a daemon that was killed: bound, nobody listening.
-        let stale = try Self.boundSocket(path)
+        let stale = try UnixSocket.bound(at: path)
         close(stale)
         #expect(BusCallLink.openPeer(path: path) == nil)
         let server = try PeerServerThread(path: path)
@@ -373,7 +363,7 @@ final class PeerServerTime: Sendable {
         let (directory, path) = try Self.socketPath()
         _ = directory
         let fixture = try EchoFixture()
-        close(try Self.boundSocket(path))
+        close(try UnixSocket.bound(at: path))
         let link = try #require(try BusCallLink.open(address: fixture.bus.address) { _ in path })
         let reply = try link.call(
             fixture.message("EchoString", [.string("bus")]), timeoutMilliseconds: 10_000)
@@ -403,46 +393,5 @@ final class PeerServerTime: Sendable {
             + Array(
                 "AUTH EXTERNAL \(Array(String(geteuid()).utf8).map { String($0, radix: 16) }.joined())\r\nBEGIN\r\n"
                     .utf8)
-    }
-
-    /// A blocking socket connected to `path`.
-    static func rawSocket(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = try socketAddress(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw FixtureError("connecting to \(path) failed: \(String(cString: strerror(errno)))")
-        }
-        return fd
-    }
-
-    /// A socket bound at `path` and not listening.
-    static func boundSocket(_ path: String) throws -> Int32 {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = try socketAddress(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else { throw FixtureError("binding \(path) failed") }
-        return fd
-    }
-
-    /// The `sockaddr_un` of `path`.
-    static func socketAddress(_ path: String) throws -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8) + [0]
-        guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else {
-            throw FixtureError("\(path) is too long for a socket")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        return address
     }
 }

@@ -110,18 +110,8 @@ import Testing
         let fixture = try CLIFixture()
         defer { fixture.stop() }
         #expect(try fixture.run("create", "T") == Outcome(0, ""))
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = try UnixSocket.connected(to: try Self.socketPath(fixture))
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(try Self.socketPath(fixture).utf8) + [0]
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(connected == 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let uid = Array(String(geteuid()).utf8).map { String($0, radix: 16) }.joined()
