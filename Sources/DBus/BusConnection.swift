@@ -147,6 +147,23 @@ public final class BusConnection {
         return connection
     }
 
+    /// Opens a private connection to a daemon's own socket at `path` (a `BusServer`), with
+    /// no bus in between: no `Hello`, no unique name, no bus methods; calls go straight to
+    /// the daemon's objects (their destination is not read).
+    public static func connectToPeer(path: String) throws -> BusConnection {
+        guard let escaped = dbus_address_escape_value(path) else {
+            throw BusError.noMemory("escaping the socket path")
+        }
+        let address = "unix:path=" + String(cString: escaped)
+        dbus_free(escaped)
+        let opened = try withBusError { error in dbus_connection_open_private(address, error) }
+        guard let opened else { throw BusError.noMemory("opening a connection") }
+        dbus_connection_set_exit_on_disconnect(opened, 0)
+        let connection = BusConnection(handle: opened)
+        try connection.startDispatching()
+        return connection
+    }
+
     /// Takes a reference to `raw`, a connection a `BusServer` accepted from a peer, and
     /// serves it like a bus connection, its callers named `name`.
     static func adoptingPeer(_ raw: OpaquePointer, name: String) throws -> BusConnection {

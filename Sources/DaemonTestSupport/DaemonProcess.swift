@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
+import CliptabContract
 import DBus
 import Foundation
 import Posix
@@ -80,6 +81,13 @@ public final class DaemonProcess {
     /// The session's `XDG_RUNTIME_DIR` in `home`.
     public static func runtimeDirectory(of home: TemporaryDirectory) -> String {
         home.appending("runtime")
+    }
+
+    /// The daemon's own socket (`BusServer`), where the CLI reaches it without the bus.
+    public var ownSocketPath: String {
+        CliptabBus.peerSocketPath(
+            runtimeDirectory: Self.runtimeDirectory(of: home),
+            busKey: (try? BusCallLink.busKey(ofAddress: bus.address)) ?? "")
     }
 
     /// The environment a daemon or a client of the session gets: the bus, the home, the
