@@ -61,12 +61,12 @@ public final class BusCallLink: BusCaller {
     /// What the link is connected to, as its errors name it.
     private var counterpart: String { isToBus ? "the bus" : "the peer" }
 
-    /// True once the bus authenticated the link and answered its `Hello`.
+    /// True once the bus authenticated the link and answered its `Hello`: a call that failed
+    /// before then failed to reach the bus.
     ///
-    /// A call that failed before then failed to reach the bus. A link to a daemon's own socket has reached the
-    /// daemon from the start, so what fails there (a daemon that does not answer) is the
-    /// daemon's.
-    public var isAccepted: Bool { isToBus ? uniqueName != nil : true }
+    /// A link to a daemon's own socket has reached the daemon from the start, so what fails
+    /// there (a daemon that does not answer) is the daemon's.
+    public var isAccepted: Bool { !isToBus || uniqueName != nil }
 
     private init(socket: Int32, isToBus: Bool, fallback: SocketAddress?) {
         self.socket = socket
@@ -249,13 +249,17 @@ public final class BusCallLink: BusCaller {
     /// Queues `Hello` on the first use, and returns the deadline of `timeoutMilliseconds`
     /// (-1: 25 s) from now.
     private func begin(timeoutMilliseconds: Int32) throws -> UInt64 {
-        if isToBus, helloSerial == nil, failure == nil {
-            let hello = try BusMessage.methodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                interface: "org.freedesktop.DBus", member: "Hello")
-            helloSerial = try queue(hello)
-        }
+        if failure == nil { try greetBus() }
         return BusConnection.deadline(afterMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Queues the bus's `Hello` unless the link goes to a peer or has greeted the bus already.
+    private func greetBus() throws {
+        guard isToBus, helloSerial == nil else { return }
+        let hello = try BusMessage.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", member: "Hello")
+        helloSerial = try queue(hello)
     }
 
     /// Writes what is queued and reads until `answered()`, giving `take` each reply to a
@@ -447,7 +451,7 @@ public final class BusCallLink: BusCaller {
         unaccepted = []
         output = authentication
         written = 0
-        _ = try begin(timeoutMilliseconds: 0)
+        try greetBus()
         output += calls
         return true
     }

@@ -3,28 +3,6 @@ internal import CDBus
 import Glibc
 import Posix
 
-/// The answer of the bus to `requestName`.
-public enum NameRequestResult: Equatable, Sendable {
-    /// This connection now owns the name.
-    case primaryOwner
-    /// Someone else owns it; this connection waits in the queue.
-    case inQueue
-    /// Someone else owns it and this connection did not queue (or could not replace it).
-    case exists
-    /// This connection owned it already.
-    case alreadyOwner
-}
-
-/// The answer of the bus to `releaseName`.
-public enum NameReleaseResult: Equatable, Sendable {
-    /// The name was released (or this connection left its queue).
-    case released
-    /// Nobody owned the name.
-    case nonExistent
-    /// Someone else owns the name and this connection was not queued for it.
-    case notOwner
-}
-
 /// A private connection to a message bus: owns a `DBusConnection`, closes and releases it when
 /// dropped (or on `close()`).
 ///
@@ -151,11 +129,7 @@ public final class BusConnection {
     /// no bus in between: no `Hello`, no unique name, no bus methods; calls go straight to
     /// the daemon's objects (their destination is not read).
     public static func connectToPeer(path: String) throws -> BusConnection {
-        guard let escaped = dbus_address_escape_value(path) else {
-            throw BusError.noMemory("escaping the socket path")
-        }
-        let address = "unix:path=" + String(cString: escaped)
-        dbus_free(escaped)
+        let address = try unixPathAddress(path)
         let opened = try withBusError { error in dbus_connection_open_private(address, error) }
         guard let opened else { throw BusError.noMemory("opening a connection") }
         dbus_connection_set_exit_on_disconnect(opened, 0)
@@ -257,42 +231,6 @@ public final class BusConnection {
     /// proved it runs as this process's user).
     public var isAuthenticated: Bool {
         dbus_connection_get_is_authenticated(handle) != 0
-    }
-
-    // MARK: - Names
-
-    /// Asks the bus for the well-known `name` (a blocking round trip).
-    public func requestName(
-        _ name: String, replaceExisting: Bool = false, allowReplacement: Bool = false, doNotQueue: Bool = true
-    ) throws -> NameRequestResult {
-        try BusSyntax.checkWellKnownBusName(name)
-        var flags: UInt32 = 0
-        if allowReplacement { flags |= UInt32(DBUS_NAME_FLAG_ALLOW_REPLACEMENT) }
-        if replaceExisting { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
-        if doNotQueue { flags |= UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE) }
-        let result = try withBusError { error in dbus_bus_request_name(handle, name, flags, error) }
-        switch result {
-        case DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER: return .primaryOwner
-        case DBUS_REQUEST_NAME_REPLY_IN_QUEUE: return .inQueue
-        case DBUS_REQUEST_NAME_REPLY_EXISTS: return .exists
-        case DBUS_REQUEST_NAME_REPLY_ALREADY_OWNER: return .alreadyOwner
-        default:
-            throw BusError.failed("the bus answered RequestName(\(name)) with the unknown code \(result)")
-        }
-    }
-
-    /// Gives the well-known `name` back to the bus (a blocking round trip).
-    @discardableResult
-    public func releaseName(_ name: String) throws -> NameReleaseResult {
-        try BusSyntax.checkWellKnownBusName(name)
-        let result = try withBusError { error in dbus_bus_release_name(handle, name, error) }
-        switch result {
-        case DBUS_RELEASE_NAME_REPLY_RELEASED: return .released
-        case DBUS_RELEASE_NAME_REPLY_NON_EXISTENT: return .nonExistent
-        case DBUS_RELEASE_NAME_REPLY_NOT_OWNER: return .notOwner
-        default:
-            throw BusError.failed("the bus answered ReleaseName(\(name)) with the unknown code \(result)")
-        }
     }
 
     // MARK: - Client side
@@ -509,54 +447,5 @@ public final class BusConnection {
             index += 1
         }
         return result.sorted()
-    }
-}
-
-/// `address`, or when nil the session bus's (`DBUS_SESSION_BUS_ADDRESS`): the one reading of
-/// that variable for both kinds of connection.
-func busAddress(_ address: String?) throws -> String {
-    let resolved: String
-    if let address {
-        resolved = address
-    } else {
-        guard let variable = getenv("DBUS_SESSION_BUS_ADDRESS"), variable.pointee != 0 else {
-            throw BusError(
-                name: "org.freedesktop.DBus.Error.BadAddress",
-                message: "DBUS_SESSION_BUS_ADDRESS is not set, so the session bus cannot be found "
-                    + "(run inside a desktop session, or set it to the bus address)")
-        }
-        resolved = String(cString: variable)
-    }
-    try BusSyntax.checkString(resolved, what: "bus address")
-    return resolved
-}
-
-/// An object to serve: its path and interfaces (plus Introspectable, Properties and Peer,
-/// which every object has), checked once when it is made.
-public struct BusObjectDeclaration {
-    /// The object path.
-    public let path: String
-    /// The application's interfaces.
-    public let interfaces: [BusInterface]
-
-    /// Checks `path` and every declaration of `interfaces`.
-    ///
-    /// Throws `InvalidArgs` for an invalid path or declaration, a standard interface, or an
-    /// interface given twice.
-    public init(path: String, interfaces: [BusInterface]) throws {
-        try BusSyntax.checkObjectPath(path)
-        var names: Set<String> = []
-        for interface in interfaces {
-            try interface.validate()
-            guard !BusIntrospection.standardInterfaceNames.contains(interface.name) else {
-                throw BusError.invalidArgs(
-                    "\(interface.name) is served by every object and cannot be registered")
-            }
-            guard names.insert(interface.name).inserted else {
-                throw BusError.invalidArgs("the interface \(interface.name) is given twice for \(path)")
-            }
-        }
-        self.path = path
-        self.interfaces = interfaces
     }
 }

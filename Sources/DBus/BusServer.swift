@@ -80,11 +80,7 @@ public final class BusServer {
         clock: @escaping () -> UInt64 = MonotonicClock.milliseconds,
         configure: @escaping (BusConnection) throws -> Void, peerGone: @escaping (String) -> Void
     ) throws -> BusServer {
-        guard let escaped = dbus_address_escape_value(path) else {
-            throw BusError.noMemory("escaping the socket path")
-        }
-        let address = "unix:path=" + String(cString: escaped)
-        dbus_free(escaped)
+        let address = try unixPathAddress(path)
         let opened = try withBusError { error in dbus_server_listen(address, error) }
         guard let opened else { throw BusError.noMemory("listening at \(path)") }
         let server = BusServer(
@@ -132,12 +128,6 @@ public final class BusServer {
             dbus_connection_close(raw)
         }
     }
-
-    /// The number of connected peers, counting those whose calls are still being served.
-    public var peerCount: Int { peers.count }
-
-    /// The names of the connected peers, oldest first.
-    public var peerNames: [String] { peers.compactMap(\.connection.peerName) }
 
     /// Stops listening, removes the socket and closes every peer (each is reported gone).
     public func close() {
