@@ -197,6 +197,17 @@ public final class DaemonProcess {
             "cliptabd did not answer within \(Self.startTimeoutMilliseconds / 1000) s; its log: \(log)")
     }
 
+    /// Waits until `process`, a daemon started beside the fixture's (`--replace`), answers
+    /// for the bus name: the fixture's own daemon may have exited already.
+    public func waitUntilServingBy(_ process: ChildProcess) throws {
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while MonotonicClock.milliseconds() < deadline && process.isRunning {
+            if (try? call("ListTables")) != nil { return }
+            usleep(20_000)
+        }
+        throw FixtureError("the replacement did not answer within 10 s (running: \(process.isRunning))")
+    }
+
     /// A new connection to the fixture's bus.
     public func connect() throws -> BusConnection { try BusConnection.connect(address: bus.address) }
 

@@ -208,18 +208,6 @@ struct DaemonTests {
     }
 }
 
-extension DaemonProcess {
-    /// Waits until `process` answers for the bus name.
-    func waitUntilServingBy(_ process: ChildProcess) throws {
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while MonotonicClock.milliseconds() < deadline {
-            if (try? call("ListTables")) != nil { return }
-            usleep(20_000)
-        }
-        throw FixtureError("the replacement did not answer within 10 s")
-    }
-}
-
 /// The path of `relative` in this repository (found from this source file's place).
 func repositoryFile(_ relative: String) -> String {
     var path = #filePath

@@ -236,14 +236,18 @@ final class PeerServerTime: Sendable {
             bytes += try PeerServerThread.message("Big", [.uint32(1 << 20)]).marshalled(
                 serial: UInt32(serial))
         }
-        // Sent blocking: the server reads it while it can, then stops reading.
+        // Written while the socket takes it: the server reads it while it can, then stops
+        // reading, and the socket stays full until the deadline.
         var sent = 0
         let deadline = MonotonicClock.milliseconds() + 2_000
-        while sent < bytes.count && MonotonicClock.milliseconds() < deadline {
+        var room = pollfd(fd: greedy, events: Int16(POLLOUT), revents: 0)
+        while sent < bytes.count, case let now = MonotonicClock.milliseconds(), now < deadline,
+            poll(&room, 1, Int32(deadline - now)) > 0
+        {
             let written = bytes.withUnsafeBytes { all in
                 send(greedy, all.baseAddress! + sent, all.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
             }
-            if written > 0 { sent += written } else { usleep(1_000) }
+            if written > 0 { sent += written }
         }
         let other = try #require(BusCallLink.openPeer(path: path))
         let started = MonotonicClock.milliseconds()

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
-import DBus
 import DaemonTestSupport
 import Foundation
 import Glibc
@@ -15,13 +14,6 @@ import Testing
 /// A call over the socket is told from one over the bus by stopping the bus daemon
 /// (SIGSTOP): only a call that does not need it is answered.
 @Suite struct OwnSocketTests {
-    /// The socket the daemon of `fixture` listens at.
-    static func socketPath(_ fixture: CLIFixture) throws -> String {
-        let key = try #require(try BusCallLink.busKey(ofAddress: fixture.bus.address))
-        return CliptabBus.peerSocketPath(
-            runtimeDirectory: DaemonProcess.runtimeDirectory(of: fixture.data), busKey: key)
-    }
-
     /// Runs `body` while the bus daemon of `fixture` is stopped.
     static func withBusStopped<T>(_ fixture: CLIFixture, _ body: () throws -> T) rethrows -> T {
         kill(fixture.bus.process.pid, SIGSTOP)
@@ -35,7 +27,7 @@ import Testing
         #expect(try fixture.run("create", "T") == Outcome(0, ""))
         #expect(try fixture.run("add", "T", "héllo\nwörld") == Outcome(0, "#1\n"))
         var status = stat()
-        #expect(lstat(try Self.socketPath(fixture), &status) == 0)
+        #expect(lstat(fixture.session.ownSocketPath, &status) == 0)
         #expect(status.st_mode & S_IFMT == S_IFSOCK)
         let directory = CliptabBus.peerSocketDirectory(
             runtimeDirectory: DaemonProcess.runtimeDirectory(of: fixture.data))
@@ -110,7 +102,7 @@ import Testing
         let fixture = try CLIFixture()
         defer { fixture.stop() }
         #expect(try fixture.run("create", "T") == Outcome(0, ""))
-        let fd = try UnixSocket.connected(to: try Self.socketPath(fixture))
+        let fd = try UnixSocket.connected(to: fixture.session.ownSocketPath)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -142,7 +134,7 @@ import Testing
         let fixture = try CLIFixture()
         defer { fixture.stop() }
         #expect(try fixture.run("create", "T") == Outcome(0, ""))
-        let path = try Self.socketPath(fixture)
+        let path = fixture.session.ownSocketPath
         _ = fixture.session.kill(SIGKILL)
         #expect(access(path, F_OK) == 0)
         let started = MonotonicClock.milliseconds()
@@ -166,11 +158,7 @@ import Testing
         let replacement = try fixture.session.spawnOther(arguments: ["--replace"])
         defer { replacement.terminate(graceMilliseconds: 2_000) }
         #expect(fixture.daemon.waitForExit(timeoutMilliseconds: 10_000) == .exited(0))
-        let deadline = MonotonicClock.milliseconds() + 10_000
-        while (try? fixture.call("ListTables", [])) == nil && MonotonicClock.milliseconds() < deadline {
-            usleep(20_000)
-        }
-        #expect(replacement.isRunning)
+        try fixture.session.waitUntilServingBy(replacement)
         try Self.withBusStopped(fixture) { () throws in
             #expect(try fixture.run("tables") == Outcome(0, "T\n"))
         }
