@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabContract
 import DBus
-import Glibc
 import Posix
 
 /// The calling side of the contract: one connection to the session bus and the calls made
@@ -70,25 +69,16 @@ public final class CliptabClient {
     /// nil) over a `BusCallLink`, which sends its authentication, `Hello` and first call in
     /// one write; nil where the bus is not a Unix socket the link reaches (use `connect`).
     ///
-    /// The link goes to cliptabd's own socket in `runtimeDirectory` (`XDG_RUNTIME_DIR` by
-    /// default) when the daemon on this bus has one, skipping the bus daemon; to the bus
-    /// when there is none, or when the daemon turns the link away unheard.
-    ///
     /// The link is only connected here: a bus that does not answer it fails the first call,
     /// as `ClientFailure.noBus`, within the call's deadline.
     public static func connectForCalls(
-        address: String? = nil,
-        runtimeDirectory: String? = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) },
-        timeoutMilliseconds: Int32, sharedDeadline: Bool
+        address: String? = nil, timeoutMilliseconds: Int32, sharedDeadline: Bool
     ) throws(ClientFailure) -> CliptabClient? {
         let deadline =
             sharedDeadline ? MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds) : nil
         let link: BusCallLink?
         do {
-            link = try BusCallLink.open(address: address) { key in
-                guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else { return nil }
-                return CliptabBus.peerSocketPath(runtimeDirectory: runtimeDirectory, busKey: key)
-            }
+            link = try BusCallLink.open(address: address)
         } catch let error as BusError {
             throw .noBus(error)
         } catch {

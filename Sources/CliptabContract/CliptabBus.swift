@@ -17,19 +17,4 @@ public enum CliptabBus {
     public static let apiVersion: UInt32 = 3
     /// The match rule for every signal of the interface.
     public static let signalRule = "type='signal',interface='io.github.cliptab.Cliptab1'"
-
-    /// The directory of cliptabd's own sockets in `runtimeDirectory` (`XDG_RUNTIME_DIR`):
-    /// this user's alone (mode 0700).
-    public static func peerSocketDirectory(runtimeDirectory: String) -> String {
-        runtimeDirectory + "/cliptab"
-    }
-
-    /// The socket where the cliptabd serving the bus of `busKey` (`BusCallLink.busKey`)
-    /// takes the CLI's calls without the bus.
-    ///
-    /// Not part of the contract: the same object and interface as on the bus, for this
-    /// user's own CLI; outside programs use the bus.
-    public static func peerSocketPath(runtimeDirectory: String, busKey: String) -> String {
-        peerSocketDirectory(runtimeDirectory: runtimeDirectory) + "/bus-" + busKey
-    }
 }

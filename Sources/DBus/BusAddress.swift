@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-internal import CDBus
 import Glibc
 
 /// `address`, or when nil the session bus's (`DBUS_SESSION_BUS_ADDRESS`): the one reading of
@@ -19,13 +18,4 @@ func busAddress(_ address: String?) throws -> String {
     }
     try BusSyntax.checkString(resolved, what: "bus address")
     return resolved
-}
-
-/// The libdbus address of the Unix socket at `path`, escaped as addresses need.
-func unixPathAddress(_ path: String) throws -> String {
-    guard let escaped = dbus_address_escape_value(path) else {
-        throw BusError.noMemory("escaping the socket path")
-    }
-    defer { dbus_free(escaped) }
-    return "unix:path=" + String(cString: escaped)
 }

@@ -12,24 +12,14 @@ import Posix
 /// bus reads the bytes after `BEGIN` as the first messages, as sd-bus relies on for its own
 /// authentication) and reads their answers together: one round trip instead of three.
 ///
-/// The same link reaches a daemon's own socket (`BusServer`) first when it has one: no bus
-/// in between, so no `Hello`, and the daemon itself authenticates. A daemon that turns the
-/// link away before accepting it (it is full, or it is gone and its socket stale) has served
-/// nothing, and the link then takes its calls to the bus.
-///
 /// libdbus still writes and checks every message. The link passes no Unix file descriptors,
 /// drops the signals that come unasked (the bus's `NameAcquired`) and serves no calls. Every
 /// wait is bounded by the call's timeout; a reply is bounded by the protocol's 128 MiB.
 public final class BusCallLink: BusCaller {
-    /// A Unix socket's address and its length.
-    typealias SocketAddress = (address: sockaddr_un, length: socklen_t)
-
     /// The connected socket (non-blocking); this object closes it.
-    private var socket: Int32
+    private let socket: Int32
     /// Bytes still to write: the authentication until the first call, then messages.
     private var output: [UInt8]
-    /// The authentication and `BEGIN`, the first bytes on every socket the link opens.
-    private let authentication: [UInt8]
     /// How much of `output` is written.
     private var written = 0
     /// Bytes read: `input[consumed...]` is not yet taken as the authentication's answer or a
@@ -50,28 +40,12 @@ public final class BusCallLink: BusCaller {
     private var failure: BusError?
     /// The unique name the bus gave this link in answer to `Hello`.
     public private(set) var uniqueName: String?
-    /// True for a link to a bus, which is greeted with `Hello`; false for one to a peer.
-    private var isToBus: Bool
-    /// The bus a link to a peer turns to when the peer closes it before accepting it; nil
-    /// once it was accepted, or for a link to the bus.
-    private var fallback: SocketAddress?
-    /// The calls written to a peer that has not accepted the link yet: what the bus gets
-    /// instead when the peer turns the link away.
-    private var unaccepted: [UInt8] = []
-    /// What the link is connected to, as its errors name it.
-    private var counterpart: String { isToBus ? "the bus" : "the peer" }
 
-    /// True once the bus authenticated the link and answered its `Hello`: a call that failed
-    /// before then failed to reach the bus.
-    ///
-    /// A link to a daemon's own socket has reached the daemon from the start, so what fails
-    /// there (a daemon that does not answer) is the daemon's.
-    public var isAccepted: Bool { !isToBus || uniqueName != nil }
+    /// True once the bus authenticated the link and answered its `Hello`.
+    public var isAccepted: Bool { uniqueName != nil }
 
-    private init(socket: Int32, isToBus: Bool, fallback: SocketAddress?) {
+    private init(socket: Int32) {
         self.socket = socket
-        self.isToBus = isToBus
-        self.fallback = fallback
         // EXTERNAL names the user by the decimal uid, hex-encoded; the bus checks it against
         // the socket's peer credentials. The leading NUL byte is the protocol's first byte.
         // Each decimal digit is an ASCII byte 0x30...0x39, so its hex is "3" and the digit;
@@ -84,8 +58,7 @@ public final class BusCallLink: BusCaller {
         } while uid > 0
         var line: [UInt8] = [0] + Array("AUTH EXTERNAL ".utf8)
         for digit in digits.reversed() { line += [UInt8(ascii: "3"), digit] }
-        authentication = line + Array("\r\nBEGIN\r\n".utf8)
-        output = authentication
+        output = line + Array("\r\nBEGIN\r\n".utf8)
     }
 
     deinit {
@@ -96,60 +69,11 @@ public final class BusCallLink: BusCaller {
     /// Connects to the bus at `address` (nil: the session bus's) when the address's first
     /// entry is a Unix socket, `unix:path=` or `unix:abstract=`.
     ///
-    /// `peerSocket` is given the bus's key (`busKey(ofAddress:)`) and names the socket of a
-    /// daemon serving on that bus (a `BusServer`), or nil: when a socket there takes the
-    /// connection, the link goes to that daemon, and to the bus only if the daemon turns it
-    /// away unheard.
-    ///
     /// Returns nil for any other address, and for a socket that does not take the connection
     /// at once, so that a `BusConnection` tries it instead: libdbus knows every transport, tries
     /// every entry and says what went wrong. Throws only for a missing or malformed address.
-    public static func open(address: String? = nil, peerSocket: (String) -> String? = { _ in nil }) throws
-        -> BusCallLink?
-    {
-        guard let name = unixSocketName(try busAddress(address)), let bus = socketAddress(name: name) else {
-            return nil
-        }
-        if let path = peerSocket(busKey(ofSocketName: name)),
-            let peer = socketAddress(name: Array(path.utf8) + [0]), let fd = connectedSocket(to: peer)
-        {
-            return BusCallLink(socket: fd, isToBus: false, fallback: bus)
-        }
-        return connectedSocket(to: bus).map { BusCallLink(socket: $0, isToBus: true, fallback: nil) }
-    }
-
-    /// Connects to a daemon's own socket at `path` (a `BusServer`) alone, with no bus to turn
-    /// to; nil when no socket there takes the connection at once.
-    public static func openPeer(path: String) -> BusCallLink? {
-        guard let peer = socketAddress(name: Array(path.utf8) + [0]) else { return nil }
-        return connectedSocket(to: peer).map { BusCallLink(socket: $0, isToBus: false, fallback: nil) }
-    }
-
-    /// The key of the bus at `address` (nil: the session bus's) for naming a daemon's own
-    /// socket beside it: 16 hex digits hashed from its socket's name, the same however the
-    /// address spells its other keys (libdbus adds `guid=` for the programs it starts); nil
-    /// when the address is not a Unix socket's.
-    public static func busKey(ofAddress address: String? = nil) throws -> String? {
-        unixSocketName(try busAddress(address)).map(busKey(ofSocketName:))
-    }
-
-    /// FNV-1a (64 bits) of the socket's name, in hex: short enough for any socket path.
-    private static func busKey(ofSocketName name: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for shift in stride(from: 60, through: 0, by: -4) {
-            text.append(digits[Int((hash >> UInt64(shift)) & 0xf)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// A new non-blocking socket connected to `socketAddress`, or nil.
-    private static func connectedSocket(to socketAddress: SocketAddress) -> Int32? {
-        var socketAddress = socketAddress
+    public static func open(address: String? = nil) throws -> BusCallLink? {
+        guard var socketAddress = unixSocketAddress(try busAddress(address)) else { return nil }
         let fd = Glibc.socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return nil }
@@ -158,17 +82,17 @@ public final class BusCallLink: BusCaller {
                 connect(fd, $0, socketAddress.length)
             }
         }
-        // A Unix socket connects at once or not at all (EAGAIN: the listener's queue is full).
+        // A Unix socket connects at once or not at all (EAGAIN: the bus's queue is full).
         guard connected == 0 else {
             close(fd)
             return nil
         }
-        return fd
+        return BusCallLink(socket: fd)
     }
 
-    /// The `sun_path` bytes of `address`'s first entry when it is `unix:path=` or
-    /// `unix:abstract=`; nil otherwise.
-    private static func unixSocketName(_ address: String) -> [UInt8]? {
+    /// The socket address of `address`'s first entry when it is `unix:path=` or
+    /// `unix:abstract=` and fits `sockaddr_un`; nil otherwise.
+    private static func unixSocketAddress(_ address: String) -> (address: sockaddr_un, length: socklen_t)? {
         var entries: UnsafeMutablePointer<OpaquePointer?>?
         var count: Int32 = 0
         guard dbus_parse_address(address, &entries, &count, nil) != 0, let entries else { return nil }
@@ -186,11 +110,6 @@ public final class BusCallLink: BusCaller {
         } else {
             return nil
         }
-        return name
-    }
-
-    /// The socket address of `name`, the bytes of `sun_path`, when it fits.
-    private static func socketAddress(name: [UInt8]) -> SocketAddress? {
         var result = sockaddr_un()
         result.sun_family = sa_family_t(AF_UNIX)
         guard name.count <= MemoryLayout.size(ofValue: result.sun_path) else { return nil }
@@ -249,17 +168,13 @@ public final class BusCallLink: BusCaller {
     /// Queues `Hello` on the first use, and returns the deadline of `timeoutMilliseconds`
     /// (-1: 25 s) from now.
     private func begin(timeoutMilliseconds: Int32) throws -> UInt64 {
-        if failure == nil { try greetBus() }
+        if helloSerial == nil, failure == nil {
+            let hello = try BusMessage.methodCall(
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                interface: "org.freedesktop.DBus", member: "Hello")
+            helloSerial = try queue(hello)
+        }
         return BusConnection.deadline(afterMilliseconds: timeoutMilliseconds)
-    }
-
-    /// Queues the bus's `Hello` unless the link goes to a peer or has greeted the bus already.
-    private func greetBus() throws {
-        guard isToBus, helloSerial == nil else { return }
-        let hello = try BusMessage.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", member: "Hello")
-        helloSerial = try queue(hello)
     }
 
     /// Writes what is queued and reads until `answered()`, giving `take` each reply to a
@@ -275,8 +190,7 @@ public final class BusCallLink: BusCaller {
                     return BusError(
                         name: BusErrorName.noReply,
                         message: isAccepted
-                            ? "no reply within the timeout"
-                            : "\(counterpart) did not answer within the timeout")
+                            ? "no reply within the timeout" : "the bus did not answer within the timeout")
                 }
                 try takeMessages(take)
             } catch let error as BusError {
@@ -293,9 +207,7 @@ public final class BusCallLink: BusCaller {
         let serial = nextSerial
         // Serial 0 is not a serial: skip it at the wrap.
         nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
-        let bytes = try message.marshalled(serial: serial)
-        output += bytes
-        if fallback != nil { unaccepted += bytes }
+        output += try message.marshalled(serial: serial)
         return serial
     }
 
@@ -315,7 +227,7 @@ public final class BusCallLink: BusCaller {
         let ready = poll(&entry, 1, Int32(clamping: deadline - now))
         guard ready > 0 else {
             if ready < 0, errno != EINTR {
-                throw disconnected("waiting on the socket of \(counterpart) failed: \(errnoText())")
+                throw disconnected("waiting on the bus socket failed: \(errnoText())")
             }
             return true
         }
@@ -334,9 +246,7 @@ public final class BusCallLink: BusCaller {
             if sent < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return }
-                let failure = disconnected("writing to \(counterpart) failed: \(errnoText())")
-                if try turnToBus() { continue }
-                throw failure
+                throw disconnected("writing to the bus failed: \(errnoText())")
             }
             written += sent
         }
@@ -352,22 +262,11 @@ public final class BusCallLink: BusCaller {
             consumed = 0
         }
         let received = recv(socket, chunk.baseAddress, chunk.count, Int32(MSG_DONTWAIT))
-        if received > 0 {
-            input.append(contentsOf: chunk[..<received])
-            return
+        if received > 0 { input.append(contentsOf: chunk[..<received]) }
+        if received == 0 { throw disconnected("the bus closed the connection") }
+        if received < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            throw disconnected("reading from the bus failed: \(errnoText())")
         }
-        if received < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-        // A peer that closes unread sends a reset, not an end: both are its answer.
-        let what =
-            received == 0
-            ? "\(counterpart) closed the connection" : "reading from \(counterpart) failed: \(errnoText())"
-        if try turnToBus() { return }
-        guard isToBus || !isAuthenticated else {
-            // The daemon itself went away after it took the calls: what the bus says of a
-            // callee that disconnects without replying.
-            throw BusError(name: BusErrorName.noReply, message: "\(what) without replying")
-        }
-        throw disconnected(what)
     }
 
     /// Takes the authentication's answer, then each whole message read, giving `body` the
@@ -404,9 +303,7 @@ public final class BusCallLink: BusCaller {
     private func takeAuthenticationAnswer() throws -> Bool {
         let rest = input[consumed...]
         guard let end = rest.firstIndex(of: UInt8(ascii: "\n")) else {
-            if rest.count > 1024 {
-                throw disconnected("\(counterpart) answered the authentication with no line")
-            }
+            if rest.count > 1024 { throw disconnected("the bus answered the authentication with no line") }
             return false
         }
         // The line ends "\r\n"; a bare "\n" is taken too.
@@ -414,45 +311,12 @@ public final class BusCallLink: BusCaller {
         let line = String(decoding: rest[..<lineEnd], as: UTF8.self)
         consumed = end + 1
         guard line.hasPrefix("OK ") else {
-            if try turnToBus() { return false }
             throw BusError(
                 name: "org.freedesktop.DBus.Error.AuthFailed",
                 message:
-                    "\(counterpart) refused this user's credentials (EXTERNAL): it answered \"\(line.prefix(200))\""
-            )
+                    "the bus refused this user's credentials (EXTERNAL): it answered \"\(line.prefix(200))\"")
         }
         isAuthenticated = true
-        // The peer took the link: what it was sent is its own now.
-        fallback = nil
-        unaccepted = []
-        return true
-    }
-
-    /// Takes the link to the bus from a peer that turned it away before accepting it; false
-    /// when there is no bus to turn to.
-    ///
-    /// Such a peer served nothing: the bus gets a new socket, with the authentication,
-    /// `Hello` and every call sent so far written to it.
-    ///
-    /// Throws `Disconnected` when the bus does not take the connection either.
-    private func turnToBus() throws -> Bool {
-        guard !isAuthenticated, let bus = fallback else { return false }
-        fallback = nil
-        guard let fd = Self.connectedSocket(to: bus) else {
-            throw disconnected("the daemon's own socket turned the link away, and the bus does not take it")
-        }
-        close(socket)
-        socket = fd
-        isToBus = true
-        input.removeAll()
-        consumed = 0
-        // The calls keep their serials: only their order on the connection matters, after Hello.
-        let calls = unaccepted
-        unaccepted = []
-        output = authentication
-        written = 0
-        try greetBus()
-        output += calls
         return true
     }
 

@@ -76,17 +76,9 @@ public final class BusConnection {
         BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
     }
 
-    /// The name a peer's connection (see `BusServer`) gives its callers, nil on a bus.
-    ///
-    /// A peer-to-peer connection has no bus to name the sender of a message: this name is
-    /// written into each one as it arrives, so that everything keyed by the sender (the
-    /// per-sender queues, a paste's caller) works the same for a peer.
-    let peerName: String?
-
     /// Takes over one reference to the open private connection `handle`.
-    private init(handle: OpaquePointer, peerName: String? = nil) {
+    private init(handle: OpaquePointer) {
         self.handle = handle
-        self.peerName = peerName
     }
 
     deinit {
@@ -120,52 +112,13 @@ public final class BusConnection {
         if waitingForHello {
             _ = try withBusError { error in dbus_bus_register(opened, error) }
         }
-        try connection.startDispatching()
-        if !waitingForHello { try connection.sayHello() }
-        return connection
-    }
-
-    /// Opens a private connection to a daemon's own socket at `path` (a `BusServer`), with
-    /// no bus in between: no `Hello`, no unique name, no bus methods; calls go straight to
-    /// the daemon's objects (their destination is not read).
-    public static func connectToPeer(path: String) throws -> BusConnection {
-        let address = try unixPathAddress(path)
-        let opened = try withBusError { error in dbus_connection_open_private(address, error) }
-        guard let opened else { throw BusError.noMemory("opening a connection") }
-        dbus_connection_set_exit_on_disconnect(opened, 0)
-        let connection = BusConnection(handle: opened)
-        try connection.startDispatching()
-        return connection
-    }
-
-    /// Takes a reference to `raw`, a connection a `BusServer` accepted from a peer, and
-    /// serves it like a bus connection, its callers named `name`.
-    static func adoptingPeer(_ raw: OpaquePointer, name: String) throws -> BusConnection {
-        dbus_connection_ref(raw)
-        dbus_connection_set_exit_on_disconnect(raw, 0)
-        let connection = BusConnection(handle: raw, peerName: name)
-        try connection.startDispatching()
-        return connection
-    }
-
-    /// Joins the connection to the caller's loop and installs the filter through which every
-    /// message passes: replies to calls made without blocking, calls to registered objects
-    /// (queued per sender), and signals for the handlers.
-    private func startDispatching() throws {
-        try loop.install(on: handle)
-        let data = Unmanaged.passUnretained(self).toOpaque()
+        try connection.loop.install(on: opened)
+        let data = Unmanaged.passUnretained(connection).toOpaque()
         let filterAdded = dbus_connection_add_filter(
-            handle,
+            opened,
             { _, message, data in
                 guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
                 let connection = Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue()
-                if let name = connection.peerName {
-                    // libdbus leaves a received message unlocked; the name is valid (checked
-                    // by `BusServer`), so only a lack of memory makes this fail.
-                    guard dbus_message_set_sender(message, name) != 0 else {
-                        return DBUS_HANDLER_RESULT_NEED_MEMORY
-                    }
-                }
                 if connection.completeUnrouted(message) || connection.queueCall(message) {
                     return DBUS_HANDLER_RESULT_HANDLED
                 }
@@ -173,6 +126,8 @@ public final class BusConnection {
                 return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
             }, data, nil)
         guard filterAdded != 0 else { throw BusError.noMemory("adding the signal filter") }
+        if !waitingForHello { try connection.sayHello() }
+        return connection
     }
 
     /// Sends the bus's `Hello` without waiting; its answer sets the unique name (libdbus's
@@ -225,12 +180,6 @@ public final class BusConnection {
     /// False once the connection was closed or the bus went away.
     public var isConnected: Bool {
         dbus_connection_get_is_connected(handle) != 0
-    }
-
-    /// True once the other side authenticated (at once for a bus; for a peer, once it has
-    /// proved it runs as this process's user).
-    public var isAuthenticated: Bool {
-        dbus_connection_get_is_authenticated(handle) != 0
     }
 
     // MARK: - Client side
@@ -393,18 +342,21 @@ public final class BusConnection {
     ///
     /// Throws `InvalidArgs` for an invalid path or declaration, or when the path is taken.
     public func registerObject(path: String, interfaces: [BusInterface]) throws {
-        try registerObject(BusObjectDeclaration(path: path, interfaces: interfaces))
-    }
-
-    /// Serves the object `declaration` describes, checked when it was made: a daemon that
-    /// serves the same object on many connections (`BusServer`'s peers) checks it once.
-    ///
-    /// Throws `InvalidArgs` when the path is taken.
-    public func registerObject(_ declaration: BusObjectDeclaration) throws {
         guard !isClosed else {
             throw BusError(name: BusErrorName.disconnected, message: "the connection is closed")
         }
-        let (path, interfaces) = (declaration.path, declaration.interfaces)
+        try BusSyntax.checkObjectPath(path)
+        var names: Set<String> = []
+        for interface in interfaces {
+            try interface.validate()
+            guard !BusIntrospection.standardInterfaceNames.contains(interface.name) else {
+                throw BusError.invalidArgs(
+                    "\(interface.name) is served by every object and cannot be registered")
+            }
+            guard names.insert(interface.name).inserted else {
+                throw BusError.invalidArgs("the interface \(interface.name) is given twice for \(path)")
+            }
+        }
         guard objects[path] == nil else {
             throw BusError.invalidArgs("an object is already registered at \(path)")
         }

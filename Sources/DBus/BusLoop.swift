@@ -24,74 +24,47 @@ final class BusLoopState {
 
     /// Installs this state's watch and timeout functions on `connection`.
     func install(on connection: OpaquePointer) throws {
-        try install(
-            on: connection, dbus_connection_set_watch_functions, dbus_connection_set_timeout_functions)
-    }
-
-    /// Installs this state's watch and timeout functions on the listening `server`.
-    func install(onServer server: OpaquePointer) throws {
-        try install(on: server, dbus_server_set_watch_functions, dbus_server_set_timeout_functions)
-    }
-
-    /// Installs the functions on `handle` (a connection or a server) with libdbus's two
-    /// setters for its kind, which take the same functions.
-    private func install(
-        on handle: OpaquePointer,
-        _ setWatches: (
-            OpaquePointer?, DBusAddWatchFunction?, DBusRemoveWatchFunction?, DBusWatchToggledFunction?,
-            UnsafeMutableRawPointer?, DBusFreeFunction?
-        ) -> dbus_bool_t,
-        _ setTimeouts: (
-            OpaquePointer?, DBusAddTimeoutFunction?, DBusRemoveTimeoutFunction?, DBusTimeoutToggledFunction?,
-            UnsafeMutableRawPointer?, DBusFreeFunction?
-        ) -> dbus_bool_t
-    ) throws {
         let data = Unmanaged.passUnretained(self).toOpaque()
-        let watchesSet = setWatches(handle, Self.addWatch, Self.removeWatch, nil, data, nil)
-        let timeoutsSet = setTimeouts(
-            handle, Self.addTimeout, Self.removeTimeout, Self.toggleTimeout, data, nil)
+        let watchesSet = dbus_connection_set_watch_functions(
+            connection,
+            { watch, data in
+                guard let watch, let data else { return 0 }
+                Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().watches.append(watch)
+                return 1
+            },
+            { watch, data in
+                guard let watch, let data else { return }
+                Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().watches.removeAll {
+                    $0 == watch
+                }
+            },
+            // Enabled flags are read again whenever the descriptors are built.
+            nil, data, nil)
+        let timeoutsSet = dbus_connection_set_timeout_functions(
+            connection,
+            { timeout, data in
+                guard let timeout, let data else { return 0 }
+                let state = Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue()
+                state.timers.append(Timer(timeout: timeout, deadline: BusLoopState.deadline(of: timeout)))
+                return 1
+            },
+            { timeout, data in
+                guard let timeout, let data else { return }
+                Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().timers.removeAll {
+                    $0.timeout == timeout
+                }
+            },
+            { timeout, data in
+                guard let timeout, let data else { return }
+                // A timeout that is enabled again starts a fresh interval, possibly a new one.
+                let state = Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue()
+                for index in state.timers.indices where state.timers[index].timeout == timeout {
+                    state.timers[index].deadline = BusLoopState.deadline(of: timeout)
+                }
+            },
+            data, nil)
         guard watchesSet != 0, timeoutsSet != 0 else {
             throw BusError.noMemory("installing the main-loop functions")
-        }
-    }
-
-    /// Removes this state's functions from the listening `server`.
-    func uninstall(fromServer server: OpaquePointer) {
-        dbus_server_set_watch_functions(server, nil, nil, nil, nil, nil)
-        dbus_server_set_timeout_functions(server, nil, nil, nil, nil, nil)
-        watches.removeAll()
-        timers.removeAll()
-    }
-
-    // The functions libdbus calls, the same for a connection and a server. Enabled flags are
-    // read again whenever the descriptors are built, so a toggled watch needs no function.
-    private static let addWatch: DBusAddWatchFunction = { watch, data in
-        guard let watch, let data else { return 0 }
-        Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().watches.append(watch)
-        return 1
-    }
-    private static let removeWatch: DBusRemoveWatchFunction = { watch, data in
-        guard let watch, let data else { return }
-        Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().watches.removeAll { $0 == watch }
-    }
-    private static let addTimeout: DBusAddTimeoutFunction = { timeout, data in
-        guard let timeout, let data else { return 0 }
-        let state = Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue()
-        state.timers.append(Timer(timeout: timeout, deadline: BusLoopState.deadline(of: timeout)))
-        return 1
-    }
-    private static let removeTimeout: DBusRemoveTimeoutFunction = { timeout, data in
-        guard let timeout, let data else { return }
-        Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue().timers.removeAll {
-            $0.timeout == timeout
-        }
-    }
-    private static let toggleTimeout: DBusTimeoutToggledFunction = { timeout, data in
-        guard let timeout, let data else { return }
-        // A timeout that is enabled again starts a fresh interval, possibly a new one.
-        let state = Unmanaged<BusLoopState>.fromOpaque(data).takeUnretainedValue()
-        for index in state.timers.indices where state.timers[index].timeout == timeout {
-            state.timers[index].deadline = BusLoopState.deadline(of: timeout)
         }
     }
 

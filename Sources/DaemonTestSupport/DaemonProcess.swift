@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
-import CliptabContract
 import DBus
 import Foundation
 import Posix
@@ -11,9 +10,9 @@ import TestSupport
 /// start it again on the same store.
 ///
 /// The daemon's environment: `HOME` is the fixture's home, `XDG_DATA_HOME` its `data`
-/// directory, `XDG_RUNTIME_DIR` its `runtime` directory (so that the CLI reaches the daemon's
-/// own socket, as in a desktop session), `DISPLAY` the fixture's display (if any), `LANG=C.UTF-8`, the caller's `PATH`,
-/// and what `environment` adds. Its standard error is appended to `cliptabd.log` in the
+/// directory, `XDG_RUNTIME_DIR` its `runtime` directory (as in a desktop session), `DISPLAY`
+/// the fixture's display (if any), `LANG=C.UTF-8`, the caller's `PATH`, and what
+/// `environment` adds. Its standard error is appended to `cliptabd.log` in the
 /// home, over all its starts.
 public final class DaemonProcess {
     /// The private session bus.
@@ -81,13 +80,6 @@ public final class DaemonProcess {
     /// The session's `XDG_RUNTIME_DIR` in `home`.
     public static func runtimeDirectory(of home: TemporaryDirectory) -> String {
         home.appending("runtime")
-    }
-
-    /// The daemon's own socket (`BusServer`), where the CLI reaches it without the bus.
-    public var ownSocketPath: String {
-        CliptabBus.peerSocketPath(
-            runtimeDirectory: Self.runtimeDirectory(of: home),
-            busKey: (try? BusCallLink.busKey(ofAddress: bus.address)) ?? "")
     }
 
     /// The environment a daemon or a client of the session gets: the bus, the home, the

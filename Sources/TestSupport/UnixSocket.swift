@@ -1,25 +1,23 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 
-/// Blocking Unix stream sockets for tests that speak to a socket themselves: as a client
-/// that sends what no well-behaved one would, or as a file left by a process that died.
+/// Unix stream sockets for tests that stand where a program should not go.
 public enum UnixSocket {
-    /// A socket connected to `path`.
-    public static func connected(to path: String) throws -> Int32 {
+    /// A socket listening at `path` that never accepts: a connection to it waits in its
+    /// queue, where `hasPendingConnection` sees it.
+    public static func listening(at path: String) throws -> Int32 {
         try withAddress(path) { fd, address, length in
-            guard connect(fd, address, length) == 0 else {
-                throw FixtureError("connecting to \(path) failed: \(String(cString: strerror(errno)))")
+            guard bind(fd, address, length) == 0, listen(fd, 16) == 0 else {
+                throw FixtureError("listening at \(path) failed: \(String(cString: strerror(errno)))")
             }
         }
     }
 
-    /// A socket bound at `path` that does not listen: what a killed server leaves.
-    public static func bound(at path: String) throws -> Int32 {
-        try withAddress(path) { fd, address, length in
-            guard bind(fd, address, length) == 0 else {
-                throw FixtureError("binding \(path) failed: \(String(cString: strerror(errno)))")
-            }
-        }
+    /// True when a client has connected to the listening socket `fd` (a connection waits
+    /// to be accepted); never blocks.
+    public static func hasPendingConnection(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
     }
 
     /// A new socket, given to `body` with the address of `path`; closed when `body` throws.

@@ -49,19 +49,6 @@ final class BenchSession {
             homePrefix: "cliptab-\(name)-bench")
     }
 
-    /// How `cliptab` reaches the daemon on the bus at `busAddress` when its runtime directory
-    /// is `runtimeDirectory`: over the daemon's own socket when it listens there, else
-    /// through the bus.
-    static func route(busAddress: String, runtimeDirectory: String?) -> String {
-        guard let runtimeDirectory, let key = try? BusCallLink.busKey(ofAddress: busAddress) else {
-            return "through the bus"
-        }
-        let path = CliptabBus.peerSocketPath(runtimeDirectory: runtimeDirectory, busKey: key)
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else { return "through the bus" }
-        return "over cliptabd's own socket, not the bus"
-    }
-
     /// Calls a cliptab method on `client` and returns the reply's values.
     @discardableResult
     func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {

@@ -15,8 +15,9 @@ import Posix
 enum CLIBenchmark {
     /// Runs of each command; odd, so that the median is one run.
     static let repetitions = 41
-    /// The goal for the ratio of the medians.
-    static let ratioGoal = 1.5
+    /// The goal for the ratio of the medians: both go through the session bus, cliptabd's one
+    /// way in, and cliptab is no slower than dbus-send there.
+    static let ratioGoal = 1.0
     /// The goal for cliptab's peak RSS, in KiB (8 MiB).
     static let memoryGoalKiB = 8 * 1024
 
@@ -108,9 +109,7 @@ enum CLIBenchmark {
         )
         print(
             "cliptab: \(cliptab) (\(linking), "
-                + runPath + "), calling "
-                + BenchSession.route(
-                    busAddress: session.address, runtimeDirectory: environment["XDG_RUNTIME_DIR"])
+                + runPath + "); both call through the session bus"
         )
         let widths = [44, 10, 13, 10]
         Report.row(["command", "median ms", "peak RSS KiB", "median KiB"], widths)

@@ -119,9 +119,6 @@ enum WaylandClipboardBenchmark {
         let bigBaseline = CLIBenchmark.median(bigTheirs)
         let slowest = Double(waits.max() ?? 0) / 1e6
         print("== wayland clipboard (headless sway; whole-process wall times, medians; milliseconds)")
-        print(
-            "cliptab calls \(BenchSession.route(busAddress: bus.address, runtimeDirectory: sway.runtimeDirectory))"
-        )
         let widths = [50, 10, 12, 8, 8]
         Report.row(["figure", "cliptab", "wl-clipboard", "ratio", "goal"], widths)
         Report.row(

@@ -25,39 +25,6 @@ final class ServerLoop {
     var afterDispatch: [() -> Void] = []
 }
 
-/// What stops a server thread: the pipe that wakes its loop, and the signal that the thread
-/// ended.
-final class ThreadStop: Sendable {
-    /// The read end, which the loop polls.
-    let wakeRead: Int32
-    /// The write end.
-    private let wakeWrite: Int32
-    /// Signalled by the thread when it ends.
-    let done = DispatchSemaphore(value: 0)
-
-    /// Makes the pipe.
-    init() throws {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw FixtureError("pipe failed") }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-    }
-
-    /// Wakes the loop, waits for the thread to end and closes the pipe.
-    func stop() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
-        done.wait()
-        closePipe()
-    }
-
-    /// Closes the pipe, once the thread has ended.
-    func closePipe() {
-        close(wakeRead)
-        close(wakeWrite)
-    }
-}
-
 /// A `BusConnection` served by the documented `poll()` loop on its own thread, as the daemon
 /// runs it: one connection per thread, every wrapper confined to that thread.
 final class ServerThread: Sendable {
@@ -65,8 +32,12 @@ final class ServerThread: Sendable {
     let uniqueName: String
     /// What the server reported.
     let report = ServerReport()
-    /// What stops the thread.
-    private let stopper: ThreadStop
+    /// The write end of the pipe that wakes the loop to stop it.
+    private let wakeWrite: Int32
+    /// The read end of that pipe.
+    private let wakeRead: Int32
+    /// Signalled when the thread ends.
+    private let done = DispatchSemaphore(value: 0)
 
     /// Starts a thread that connects to `address`, runs `setup` on the connection, asks for
     /// `name` when given, then serves until `stop()` or until the bus goes away.
@@ -74,13 +45,15 @@ final class ServerThread: Sendable {
         address: String, name: String? = nil,
         setup: @escaping @Sendable (BusConnection, ServerLoop, ServerReport) throws -> Void
     ) throws {
-        let stopper = try ThreadStop()
-        self.stopper = stopper
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw FixtureError("pipe failed") }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
         let started = Mutex<Result<String, BusError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let report = self.report
-        let wakeRead = stopper.wakeRead
-        let done = stopper.done
+        let wakeRead = self.wakeRead
+        let done = self.done
         let thread = Thread {
             defer { done.signal() }
             let connection: BusConnection
@@ -109,8 +82,9 @@ final class ServerThread: Sendable {
         case .success(let name)?:
             uniqueName = name
         case .failure(let error)?:
-            stopper.done.wait()
-            stopper.closePipe()
+            done.wait()
+            close(wakeRead)
+            close(wakeWrite)
             throw error
         case nil:
             throw FixtureError("the server thread reported nothing")
@@ -143,7 +117,13 @@ final class ServerThread: Sendable {
     }
 
     /// Stops the loop and waits for the thread to end.
-    func stop() { stopper.stop() }
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        done.wait()
+        close(wakeRead)
+        close(wakeWrite)
+    }
 
     /// Waits up to `milliseconds` for `condition` to hold, checking every 5 ms.
     static func wait(milliseconds: Int = 5000, until condition: () -> Bool) -> Bool {

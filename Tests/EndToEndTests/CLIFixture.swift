@@ -79,7 +79,7 @@ final class CLIFixture: @unchecked Sendable {
     }
 
     /// The environment of a client in a session with the bus at `bus` and no display; the
-    /// runtime directory is the daemon's (`DaemonProcess`), so that its own socket is found.
+    /// runtime directory is the daemon's (`DaemonProcess`), as in a desktop session.
     static func environment(bus: String?, home: String) -> [String: String] {
         var environment = [
             "XDG_DATA_HOME": home + "/client-data", "HOME": home, "PATH": String(cString: getenv("PATH")),

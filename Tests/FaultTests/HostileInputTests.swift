@@ -16,29 +16,10 @@ struct HostileInputTests {
     /// The catalogue, by position (test arguments must be sendable).
     static let caseCount = HostileCatalogue.selected(full: false).count
 
-    /// The cases that attack the connection itself rather than a method's work: floods,
-    /// unread replies, a huge message, an element count over the limit, many connections.
-    static let transportCases = HostileCatalogue.selected(full: false).indices.filter { index in
-        let name = HostileCatalogue.selected(full: false)[index].name
-        return ["flood", "unread", "120 MiB", "1,000,000 empty", "conns"].contains { name.contains($0) }
-    }
-
     @Test(arguments: 0..<caseCount)
     func hostileInputCostsOnlyItsCaller(index: Int) throws {
-        try check(index, overOwnSocket: false)
-    }
-
-    /// The same attacks on the daemon's own socket, where no bus daemon reads the replies,
-    /// checks the messages or bounds their size for the daemon.
-    @Test(arguments: transportCases)
-    func hostileInputOnTheOwnSocketCostsOnlyItsCaller(index: Int) throws {
-        try check(index, overOwnSocket: true)
-    }
-
-    /// Runs case `index` and checks its bounds.
-    private func check(_ index: Int, overOwnSocket: Bool) throws {
         let hostile = HostileCatalogue.selected(full: false)[index]
-        let measured = try HostileRunner.run(hostile, overOwnSocket: overOwnSocket)
+        let measured = try HostileRunner.run(hostile)
         print("hostile: \(measured.row)")
         let missed = measured.missedBounds(extraKiB: 64 << 10)
         #expect(missed.isEmpty, "\(hostile.name): \(missed) — \(measured.row)")

@@ -12,9 +12,8 @@ import Posix
 /// The start, each step needing the ones before it: the configuration; the signal channel;
 /// the store's lock (with `--replace`, after making the running daemon stop) and the store;
 /// the table service with the file's settings and tables; the clipboard; the bus connection
-/// with the object registered; the element limit; signal publishing; the bus name, so that
-/// no call arrives before everything is ready; and last cliptabd's own socket for the CLI,
-/// once this daemon is the one the bus names.
+/// with the object registered; the element limit; signal publishing; and last the bus
+/// name, so that no call arrives before everything is ready.
 public final class Daemon {
     /// The exit status for a configuration that cannot be used (`EX_CONFIG`): the unit does
     /// not restart on it, since only an edit of the file helps.
@@ -30,8 +29,6 @@ public final class Daemon {
     private let waylandDisplay: String?
     /// `XDG_CURRENT_DESKTOP`: on GNOME, mutter bridges every clipboard owner to X11.
     private let desktop: String
-    /// `XDG_RUNTIME_DIR`, where cliptabd's own socket lives.
-    private let runtimeDirectory: String?
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
@@ -41,7 +38,6 @@ public final class Daemon {
     private var clipboard: ClipboardPolicy?
     private var bus: BusConnection?
     private var publisher: SignalPublisher?
-    private var peers: BusServer?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
     private var menuLauncher = MenuLauncher()
     /// Set when another daemon took the bus name over: the loop then ends.
@@ -58,7 +54,6 @@ public final class Daemon {
         display = environment("DISPLAY")
         waylandDisplay = environment("WAYLAND_DISPLAY")
         desktop = environment("XDG_CURRENT_DESKTOP") ?? ""
-        runtimeDirectory = environment("XDG_RUNTIME_DIR")
     }
 
     /// Checks the configuration (`--check-config`), or serves until stopped; returns the
@@ -152,21 +147,16 @@ public final class Daemon {
         }
         self.configured = configured
         let service = configured.service
-        let object = try step("Failed to declare \(CliptabBus.path)") {
-            try BusObjectDeclaration(
-                path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
-        }
-        try register(object, on: bus)
+        try register(service, on: bus)
         try watchCallers(on: bus, clipboard: service.clipboard)
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
         try ownName(on: bus)
-        peers = listenForPeers(serving: object, like: bus, clipboard: service.clipboard)
         Log.line(
             "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
         return EventLoop(
-            bus: bus, peers: peers, signals: signals, sources: clipboard.map { [$0] } ?? [],
+            bus: bus, signals: signals, sources: clipboard.map { [$0] } ?? [],
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
@@ -206,53 +196,11 @@ public final class Daemon {
         }
     }
 
-    /// Registers `object` on `bus`.
-    private func register(_ object: BusObjectDeclaration, on bus: BusConnection) throws(StartFailure) {
-        try step("Failed to register \(object.path)") { try bus.registerObject(object) }
-    }
-
-    /// Opens cliptabd's own socket beside the bus, where the CLI's calls skip the bus daemon
-    /// (`BusServer`): `object`, declared once and registered for each peer, under `bus`'s
-    /// limits; a peer that leaves is a caller gone for `clipboard`.
-    ///
-    /// Nil, saying why, where there is none: no `XDG_RUNTIME_DIR`, a bus that is not a Unix
-    /// socket, a socket directory that is not this user's alone. Clients then call through
-    /// the bus, as every outside program does anyway.
-    private func listenForPeers(
-        serving object: BusObjectDeclaration, like bus: BusConnection, clipboard: ClipboardPolicy
-    )
-        -> BusServer?
-    {
-        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else {
-            Log.line(
-                "no own socket for the CLI: XDG_RUNTIME_DIR is not set; it calls through the bus",
-                level: .debug)
-            return nil
-        }
-        guard let key = try? BusCallLink.busKey() else {
-            Log.line(
-                "no own socket for the CLI: the bus is not a Unix socket; it calls through the bus",
-                level: .debug)
-            return nil
-        }
-        let directory = CliptabBus.peerSocketDirectory(runtimeDirectory: runtimeDirectory)
-        let path = CliptabBus.peerSocketPath(runtimeDirectory: runtimeDirectory, busKey: key)
-        do {
-            try PrivateDirectory.make(directory)
-            let server = try BusServer.listen(
-                path: path,
-                configure: { peer in
-                    try peer.registerObject(object)
-                    peer.maximumElementsPerCall = bus.maximumElementsPerCall
-                    peer.elementLimitError = bus.elementLimitError
-                },
-                peerGone: { name in clipboard.callerGone(name) })
-            Log.line("the CLI's own socket: \(path)")
-            return server
-        } catch {
-            Log.line(
-                "no own socket for the CLI at \(path): \(error); it calls through the bus", level: .warning)
-            return nil
+    /// Registers the object serving `service` on `bus`.
+    private func register(_ service: ClipboardService, on bus: BusConnection) throws(StartFailure) {
+        try step("Failed to register \(CliptabBus.path)") {
+            try bus.registerObject(
+                path: CliptabBus.path, interfaces: [CliptabInterface(service: service).makeInterface()])
         }
     }
 
@@ -435,10 +383,6 @@ public final class Daemon {
         // announce, and the bus is about to go.
         publisher?.mute()
         publisher = nil
-        // The socket goes first: a CLI that finds none goes to the bus, which names the
-        // daemon that serves next.
-        peers?.close()
-        peers = nil
         bus?.close()
         bus = nil
         // Hands a copied text to a clipboard manager, if there is one.

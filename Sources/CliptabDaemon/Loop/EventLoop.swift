@@ -7,8 +7,6 @@ import Posix
 /// descriptor, and any other sources, with nothing done by time-based polling.
 public final class EventLoop {
     private let bus: BusConnection
-    /// cliptabd's own socket and its peers (the CLI), served beside the bus; nil without one.
-    private let peers: BusServer?
     private let signals: SignalChannel
     /// Other sources, polled beside the bus (the clipboard's X connection).
     private let sources: [PollSource]
@@ -31,14 +29,13 @@ public final class EventLoop {
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
-    /// Makes a loop over `bus`, `peers`, `signals` and `sources` that ends when `shouldStop`
-    /// says so and runs `reload` for SIGHUP.
+    /// Makes a loop over `bus`, `signals` and `sources` that ends when `shouldStop` says so
+    /// and runs `reload` for SIGHUP.
     public init(
-        bus: BusConnection, peers: BusServer? = nil, signals: SignalChannel, sources: [PollSource],
-        shouldStop: @escaping () -> Bool, reload: @escaping () -> Void
+        bus: BusConnection, signals: SignalChannel, sources: [PollSource], shouldStop: @escaping () -> Bool,
+        reload: @escaping () -> Void
     ) {
         self.bus = bus
-        self.peers = peers
         self.signals = signals
         self.sources = sources
         self.shouldStop = shouldStop
@@ -47,17 +44,14 @@ public final class EventLoop {
 
     /// Runs until a stop signal or the loss of the bus.
     ///
-    /// Each turn: dispatch what the bus and the peers delivered, serving one waiting call per
-    /// client (so one client's backlog delays only that client, and the other descriptors are
-    /// served between rounds), let every source process what it holds (Xlib queues events
-    /// that poll cannot see), then poll (at once while calls wait).
+    /// Each turn: dispatch what the bus delivered, serving one waiting call per client (so one
+    /// client's backlog delays only that client, and the other descriptors are served between
+    /// rounds), let every source process what it holds (Xlib queues events that poll cannot
+    /// see), then poll (at once while calls wait).
     public func run() -> LoopExit {
         while true {
             let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
             if !backlogged { bus.dispatchRound() }
-            // A peer's replies pile up in this process, not in a bus daemon: each peer is held
-            // back by the same cap, alone.
-            peers?.dispatchRound(maximumQueuedReplyBytes: maximumQueuedReplyBytes)
             let now = MonotonicClock.milliseconds()
             for source in sources { source.process(now: now) }
             // No flush here: replies go out as the socket takes them (libdbus writes at once
@@ -69,8 +63,6 @@ public final class EventLoop {
 
             var descriptors = bus.pollDescriptors(reading: !backlogged)
             let busCount = descriptors.count
-            descriptors += peers?.pollDescriptors(maximumQueuedReplyBytes: maximumQueuedReplyBytes) ?? []
-            let peersEnd = descriptors.count
             descriptors.append(pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0))
             var sourceIndexes: [(Int, PollSource)] = []
             for source in sources {
@@ -84,24 +76,19 @@ public final class EventLoop {
             // Calls wait in the per-client queues, or something the sources did (a blocking
             // round trip) read calls.
             if bus.hasMessagesToDispatch && !backlogged { timeout = 0 }
-            if peers?.hasMessagesToDispatch(maximumQueuedReplyBytes: maximumQueuedReplyBytes) == true {
-                timeout = 0
-            }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 && errno != EINTR { return .busLost }
 
             if ready > 0 {
                 workedSinceTrim = true
                 bus.handle(Array(descriptors[..<busCount]))
-                peers?.handle(Array(descriptors[busCount..<peersEnd]))
-                if descriptors[peersEnd].revents != 0 {
+                if descriptors[busCount].revents != 0 {
                     while let signal = try? signals.next() {
                         if signal == SIGHUP {
                             reload()
                         } else {
-                            // Finish what the bus and the peers already delivered, then stop.
+                            // Finish what the bus already delivered, then stop.
                             bus.dispatchAll()
-                            peers?.dispatchAll()
                             bus.flush()
                             return .signal(signal)
                         }
@@ -113,7 +100,6 @@ public final class EventLoop {
                 }
             }
             bus.handleExpiredTimeouts()
-            peers?.handleExpiredTimeouts()
         }
     }
 
@@ -140,10 +126,6 @@ public final class EventLoop {
     private func pollTimeout(now: UInt64) -> Int32 {
         var timeout: Int64 = -1
         if let busTimeout = bus.nextTimeoutMilliseconds(now: now) { timeout = Int64(busTimeout) }
-        if let deadline = peers?.nextDeadline() {
-            let wait = deadline > now ? Int64(deadline - now) : 0
-            timeout = timeout < 0 ? wait : min(timeout, wait)
-        }
         for source in sources {
             if let deadline = source.nextDeadline() {
                 let wait = deadline > now ? Int64(deadline - now) : 0

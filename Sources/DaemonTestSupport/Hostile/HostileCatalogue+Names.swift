@@ -51,7 +51,7 @@ extension HostileCatalogue {
                 "GetRowNames \(shared / 1000)k × \(connections) conns", largestMessageBytes: shared * 32,
                 prepare: { try namedTable($0, sections: 1, named: shared) }
             ) { context in
-                let callers = try (0..<connections).map { _ in try context.connectAgain() }
+                let callers = try (0..<connections).map { _ in try context.daemon.connect() }
                 defer { for caller in callers { caller.close() } }
                 let serials = try callers.map { try $0.send(CliptabClient.message("GetRowNames", [s("n")])) }
                 var answered = 0

@@ -3,32 +3,21 @@ import CliptabClient
 import DBus
 import Posix
 
-/// What an attack may use: the daemon under test and a connection of its own, through the
-/// bus or to the daemon's own socket.
+/// What an attack may use: the daemon under test and a connection of its own.
 public final class HostileContext {
     /// The daemon, its bus and its display.
     public let daemon: DaemonProcess
-    /// True when the attacker connects to the daemon's own socket instead of the bus.
-    public let overOwnSocket: Bool
     /// The attacker's connection.
     public let connection: BusConnection
 
     /// The client that probes `GetCell` while the attack goes on.
     public let probe: GetCellProbe
 
-    /// Makes the context of one attack on `daemon`, watched by `probe`, made through the bus
-    /// or, with `overOwnSocket`, on the daemon's own socket.
-    init(daemon: DaemonProcess, probe: GetCellProbe, overOwnSocket: Bool) throws {
+    /// Makes the context of one attack on `daemon`, watched by `probe`.
+    init(daemon: DaemonProcess, probe: GetCellProbe) throws {
         self.daemon = daemon
         self.probe = probe
-        self.overOwnSocket = overOwnSocket
-        connection =
-            overOwnSocket ? try BusConnection.connectToPeer(path: daemon.ownSocketPath) : try daemon.connect()
-    }
-
-    /// Another connection of the attacker's, the same way as `connection`.
-    public func connectAgain() throws -> BusConnection {
-        overOwnSocket ? try BusConnection.connectToPeer(path: daemon.ownSocketPath) : try daemon.connect()
+        connection = try daemon.connect()
     }
 
     /// Calls `member` and describes the outcome: `done: <summary>` or `error: <short name>`.

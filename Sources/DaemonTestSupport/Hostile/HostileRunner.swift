@@ -14,13 +14,9 @@ public enum HostileRunner {
     /// shows as a dead daemon instead of taking the machine's memory.
     public static let addressSpaceLimitBytes = 3 << 30
 
-    /// Runs `hostile`, the attacker on the bus or, with `overOwnSocket`, on the daemon's own
-    /// socket (where no bus daemon reads replies or checks messages for it);
-    /// `daemonExecutable` defaults to the `cliptabd` built beside the tests.
-    public static func run(
-        _ hostile: HostileCase, daemonExecutable: String? = nil, overOwnSocket: Bool = false
-    )
-        throws -> HostileMeasurement
+    /// Runs `hostile`; `daemonExecutable` defaults to the `cliptabd` built beside the tests.
+    public static func run(_ hostile: HostileCase, daemonExecutable: String? = nil) throws
+        -> HostileMeasurement
     {
         let cliptabd = daemonExecutable ?? BuiltProducts.path(of: "cliptabd")
         // prlimit sets the limit and execs the daemon: the pid stays the daemon's.
@@ -34,7 +30,7 @@ public enum HostileRunner {
         let startKiB = field("VmRSS:", of: daemon.process.pid)
 
         let probe = GetCellProbe(address: daemon.bus.address, table: "probe")
-        let context = try HostileContext(daemon: daemon, probe: probe, overOwnSocket: overOwnSocket)
+        let context = try HostileContext(daemon: daemon, probe: probe)
         let clipboard =
             hostile.readsClipboard
             ? ClipboardProbe(environment: daemon.environment, expectedBytes: clipboardBytes) : nil
