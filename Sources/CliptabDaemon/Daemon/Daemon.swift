@@ -33,6 +33,10 @@ public final class Daemon {
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
     private var storeLock: StoreLock?
+    /// With `--replace`, the connection that took the bus name from the running daemon, held
+    /// until `bus` owns the name: the name is never ownerless in between, so the replaced
+    /// daemon, asking who took it, finds this cliptabd and stops cleanly.
+    private var replacementClaim: BusConnection?
     private var store: SQLiteStore?
     private var configured: ConfiguredService?
     private var clipboard: ClipboardPolicy?
@@ -152,6 +156,8 @@ public final class Daemon {
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
         try ownName(on: bus)
+        replacementClaim?.close()
+        replacementClaim = nil
         Log.line(
             "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
@@ -177,14 +183,14 @@ public final class Daemon {
     /// Takes the data directory's lock.
     ///
     /// With `--replace`, first takes the bus name on a connection of its own, so that the
-    /// running cliptabd gets NameLost and stops, then waits (at most 10 s) for its lock; the
-    /// name is given back for the real connection to take.
+    /// running cliptabd gets NameLost and stops, then waits (at most 10 s) for its lock; that
+    /// connection keeps the name until the real one takes it (`replacementClaim`).
     private func lockStore(_ directory: String, replacing: Bool) throws -> StoreLock {
         guard replacing else { return try StoreLock.take(directory: directory) }
         let claim = try? BusConnection.connect()
         _ = try? claim?.requestName(
             CliptabBus.name, replaceExisting: true, allowReplacement: true, doNotQueue: true)
-        defer { claim?.close() }
+        replacementClaim = claim
         let deadline = MonotonicClock.milliseconds() + 10_000
         while true {
             do {
@@ -385,6 +391,8 @@ public final class Daemon {
         publisher = nil
         bus?.close()
         bus = nil
+        replacementClaim?.close()
+        replacementClaim = nil
         // Hands a copied text to a clipboard manager, if there is one.
         clipboard?.shutdown()
         clipboard = nil
