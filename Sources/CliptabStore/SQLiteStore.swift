@@ -35,7 +35,7 @@ public final class SQLiteStore: Persistence {
     /// none, and loads every table.
     ///
     /// A file that is not a cliptab store, one of a newer schema, one that fails the integrity check, or an
-    /// empty one is refused and left as it is. A new store is built beside its final name and renamed into
+    /// empty one is refused and left as it is (`UnusableStore`). A new store is built beside its final name and renamed into
     /// place once complete, so that cliptabd never leaves an empty or half-made store file: an empty one
     /// can only be a store that something else truncated.
     public static func open(directory: String, durability: Durability = .full) throws -> (
@@ -54,8 +54,8 @@ public final class SQLiteStore: Persistence {
         case nil:
             try create(path, directory: directory)
         case 0?:
-            throw CliptabError(
-                .storageFailure,
+            throw UnusableStore(
+                path: path,
                 "\(path) is empty: cliptabd never leaves its store empty, so it was probably truncated; it was left untouched — restore a backup or move it away to start a new store"
             )
         default:
@@ -150,13 +150,13 @@ public final class SQLiteStore: Persistence {
             application = try database.integer("PRAGMA application_id") ?? 0
             version = try database.integer("PRAGMA user_version") ?? 0
         } catch let error as SQLiteError where error.isNotADatabase {
-            throw CliptabError(
-                .storageFailure,
+            throw UnusableStore(
+                path: path,
                 "\(path) is not a cliptab store (not an SQLite database); it was left untouched — move it away to start a new store"
             )
         } catch let error as SQLiteError where error.isCorrupt {
-            throw CliptabError(
-                .storageFailure,
+            throw UnusableStore(
+                path: path,
                 "\(path) is damaged (\(error)); it was left untouched — restore a backup or move it away to start a new store"
             )
         } catch {
@@ -165,15 +165,15 @@ public final class SQLiteStore: Persistence {
         if application != Self.applicationID {
             let objects = (try? database.integer("SELECT count(*) FROM sqlite_master")) ?? 0
             if application != 0 || objects > 0 {
-                throw CliptabError(
-                    .storageFailure,
+                throw UnusableStore(
+                    path: path,
                     "\(path) is an SQLite database of another program (application id \(application)), not a cliptab store; it was left untouched"
                 )
             }
         }
         if version > Self.schemaVersion {
-            throw CliptabError(
-                .storageFailure,
+            throw UnusableStore(
+                path: path,
                 "\(path) has schema version \(version), newer than this cliptabd understands (\(Self.schemaVersion)); upgrade cliptab, or move the file away"
             )
         }
@@ -181,12 +181,12 @@ public final class SQLiteStore: Persistence {
         do {
             verdict = try database.text("PRAGMA quick_check") ?? "no answer"
         } catch {
-            throw CliptabError(
-                .storageFailure, "\(path) is damaged and cannot be checked: \(error); it was left untouched")
+            throw UnusableStore(
+                path: path, "\(path) is damaged and cannot be checked: \(error); it was left untouched")
         }
         if verdict != "ok" {
-            throw CliptabError(
-                .storageFailure, "\(path) failed its integrity check (\(verdict)); it was left untouched")
+            throw UnusableStore(
+                path: path, "\(path) failed its integrity check (\(verdict)); it was left untouched")
         }
     }
 
@@ -286,6 +286,11 @@ public final class SQLiteStore: Persistence {
             flush()
             rowQuery.reset()
             return Catalog(tables: Array(tables.values), counters: counters)
+        } catch let error as SQLiteError where error.isCorrupt {
+            throw UnusableStore(
+                path: path,
+                "\(path) is damaged (\(error)); it was left untouched — restore a backup or move it away to start a new store"
+            )
         } catch {
             throw failure(error, "loading the store")
         }

@@ -10,7 +10,8 @@ import TestSupport
 import Testing
 
 /// How the built daemon ends where the unit must not loop: replaced (a clean stop, status 0,
-/// which `Restart=on-failure` leaves stopped).
+/// which `Restart=on-failure` leaves stopped) and on a store only the user can mend (its own
+/// status, in the unit's `RestartPreventExitStatus=`).
 @Suite(.serialized)
 struct StopStatusTests {
     /// `cliptabd --replace --data-dir OTHER`: the replacement takes OTHER's lock at once and
@@ -59,5 +60,36 @@ struct StopStatusTests {
             case .string(let name)? = try? reply.readValues().first
         else { return nil }
         return name
+    }
+
+    /// A store file truncated behind the daemon's back: the start stops with
+    /// `Daemon.unusableStoreExitStatus`, says where the file is and what to do, and leaves the
+    /// file as it was.
+    @Test func damagedStoreStopsWithItsOwnStatus() throws {
+        let daemon = try DaemonProcess()
+        try daemon.call("CreateTable", [s("t")])
+        for index in 0..<400 {
+            try daemon.call(
+                "InsertRow", [s("t"), i(0), i(-1), s("row \(index) " + String(repeating: "x", count: 200))])
+        }
+        #expect(daemon.kill(SIGTERM) == .exited(0))
+        let path = daemon.dataDirectory + "/cliptab.db"
+        let whole = try #require(FileManager.default.contents(atPath: path))
+        #expect(whole.count > 10 * 4096)
+        #expect(truncate(path, 3 * 4096) == 0)
+        let damaged = try #require(FileManager.default.contents(atPath: path))
+
+        let start = try daemon.spawnOther(arguments: [])
+        #expect(
+            start.waitForExit(timeoutMilliseconds: 20_000) == .exited(Daemon.unusableStoreExitStatus),
+            "\(daemon.log)")
+        let log = daemon.log
+        for part in [
+            path, "left untouched", "status \(Daemon.unusableStoreExitStatus)", "mv \(path) \(path).damaged",
+            "-wal and -shm", "systemctl --user restart cliptabd",
+        ] {
+            #expect(log.contains(part), "the log lacks \"\(part)\": \(log)")
+        }
+        #expect(FileManager.default.contents(atPath: path) == damaged, "the damaged file was changed")
     }
 }

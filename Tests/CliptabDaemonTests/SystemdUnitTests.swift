@@ -85,8 +85,15 @@ struct SystemdUnitTests {
         #expect(one("Service", "BusName") == CliptabBus.name)
         #expect(one("Service", "ExecStart") == "@bindir@/cliptabd")
         #expect(one("Service", "ExecReload") == "@bindir@/cliptab reload")
+        // A replaced daemon exits 0: a clean stop, which on-failure does not restart.
         #expect(one("Service", "Restart") == "on-failure")
-        #expect(one("Service", "RestartPreventExitStatus")?.split(separator: " ").contains("78") == true)
+        #expect(Self.values(unit, "Service", "RestartForceExitStatus").isEmpty)
+        #expect(Self.values(unit, "Service", "SuccessExitStatus").isEmpty)
+        // Only an edit of the file (78) or the user's mending of the store (65) helps.
+        let prevented =
+            one("Service", "RestartPreventExitStatus")?.split(separator: " ").map(String.init) ?? []
+        #expect(prevented.contains(String(Daemon.configurationExitStatus)))
+        #expect(prevented.contains(String(Daemon.unusableStoreExitStatus)))
         #expect(one("Service", "NoNewPrivileges") == "yes")
         #expect(one("Service", "UMask") == "0077")
         #expect(Self.values(unit, "Service", "SystemCallFilter").first == "@system-service")

@@ -54,7 +54,7 @@ struct OpenCheckTests {
         return stat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
     }
 
-    /// Expects opening `directory` to be refused with StorageFailure whose message contains
+    /// Expects opening `directory` to be refused as an unusable store whose message contains
     /// each of `parts`, leaving the store file's bytes and mode as they were.
     static func expectRefusal(
         _ directory: TemporaryDirectory, mentioning parts: [String],
@@ -66,8 +66,8 @@ struct OpenCheckTests {
         do {
             _ = try SQLiteStore.open(directory: directory.path)
             Issue.record("the store was opened", sourceLocation: sourceLocation)
-        } catch let error as CliptabError {
-            #expect(error.code == .storageFailure, sourceLocation: sourceLocation)
+        } catch let error as UnusableStore {
+            #expect(error.path == path, sourceLocation: sourceLocation)
             for part in [path] + parts {
                 #expect(
                     error.message.contains(part), "\"\(error.message)\" lacks \"\(part)\"",

@@ -22,6 +22,10 @@ public final class Daemon {
     /// (`EX_UNAVAILABLE`): a failure, so that the unit restarts cliptabd, which gets the name
     /// back once that program lets it go.
     public static let nameTakenExitStatus: Int32 = 69
+    /// The exit status for a store file that cannot be used as it is (`EX_DATAERR`): damaged,
+    /// truncated, not a store, or of a newer schema. The unit does not restart on it: only
+    /// the user can mend the file.
+    public static let unusableStoreExitStatus: Int32 = 65
 
     private let options: DaemonOptions
     private let configurator: Configurator
@@ -170,13 +174,27 @@ public final class Daemon {
     private func openStore(_ configuration: DaemonConfiguration) throws(StartFailure)
         -> (store: SQLiteStore, catalog: Catalog)
     {
-        try step("Failed to open the store") {
+        do {
             let directory = try configurator.dataDirectory(of: configuration)
             storeLock = try lockStore(directory, replacing: options.replace)
             let (store, catalog) = try SQLiteStore.open(
                 directory: directory, durability: configuration.durability)
             self.store = store
             return (store, catalog)
+        } catch let refusal as UnusableStore {
+            let path = refusal.path
+            throw StartFailure(
+                lines: [
+                    "Failed to open the store: \(refusal.message)",
+                    "stopping with status \(Self.unusableStoreExitStatus), which the unit does not restart on: "
+                        + "no start can use \(path) as it is. To start with a new, empty store, move it "
+                        + "aside with its -wal and -shm files (for example: mv \(path) \(path).damaged); to "
+                        + "keep your tables, put back a copy of the file you saved, or start empty and "
+                        + "import the tables you exported (cliptab import). "
+                        + "Then: systemctl --user restart cliptabd",
+                ], exitStatus: Self.unusableStoreExitStatus)
+        } catch {
+            throw StartFailure("Failed to open the store: \(error)")
         }
     }
 

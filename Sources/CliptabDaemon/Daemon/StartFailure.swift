@@ -14,9 +14,9 @@ public struct StartFailure: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     /// Makes a failure of several lines.
-    public init(lines: [String]) {
+    public init(lines: [String], exitStatus: Int32 = 1) {
         self.lines = lines
-        self.exitStatus = 1
+        self.exitStatus = exitStatus
     }
 
     /// The lines, joined.
