@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 
-/// A store file refused as it is, and left untouched: empty (truncated), not an SQLite
-/// database, damaged, another program's database, or of a newer schema. No retry helps;
-/// only the user can mend it (move it aside, or put back a copy).
+/// A store file refused as it is, and left untouched.
+///
+/// Empty (truncated), not an SQLite database, damaged, another program's database, or of a
+/// newer schema: no retry helps; only the user can mend it (move it aside, or put back a
+/// copy).
 public struct UnusableStore: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store file.
     public let path: String

@@ -14,11 +14,12 @@ import Testing
 /// status, in the unit's `RestartPreventExitStatus=`).
 @Suite(.serialized)
 struct StopStatusTests {
-    /// `cliptabd --replace --data-dir OTHER`: the replacement takes OTHER's lock at once and
-    /// loads a large store, and the replaced daemon, asking only then who took its name,
-    /// still finds a cliptabd owning it, so it stops with status 0. It once found the name
-    /// ownerless between the replacement's two connections and exited 69, which the unit
-    /// restarts; stopping it until its name has moved makes it ask in that gap.
+    /// A daemon replaced by `cliptabd --replace --data-dir OTHER` stops with status 0.
+    ///
+    /// The replacement takes OTHER's lock at once and loads a large store, and the replaced
+    /// daemon, asking only then who took its name, still finds a cliptabd owning it. It once
+    /// found the name ownerless between the replacement's two connections and exited 69,
+    /// which the unit restarts; stopping it until its name has moved makes it ask in that gap.
     @Test func replacedByADaemonOnAnotherStoreStopsCleanly() throws {
         let other = try TemporaryDirectory(prefix: "cliptab-other-store")
         let otherStore = other.appending("data")

@@ -22,9 +22,10 @@ public final class Daemon {
     /// (`EX_UNAVAILABLE`): a failure, so that the unit restarts cliptabd, which gets the name
     /// back once that program lets it go.
     public static let nameTakenExitStatus: Int32 = 69
-    /// The exit status for a store file that cannot be used as it is (`EX_DATAERR`): damaged,
-    /// truncated, not a store, or of a newer schema. The unit does not restart on it: only
-    /// the user can mend the file.
+    /// The exit status for a store file that cannot be used as it is (`EX_DATAERR`).
+    ///
+    /// Damaged, truncated, not a store, or of a newer schema: the unit does not restart on
+    /// it, since only the user can mend the file.
     public static let unusableStoreExitStatus: Int32 = 65
 
     private let options: DaemonOptions
