@@ -17,6 +17,9 @@ extension TableService {
         public var table: String
         /// The row's name, if it has one.
         public var rowName: String?
+
+        /// The stored text as it is used where nothing is filled in, secret with its table.
+        public var asIs: TemplateExpansion { TemplateExpansion(text: text, isSecret: isSecret) }
     }
 
     /// Turns templates on or off for a table.
@@ -71,16 +74,23 @@ extension TableService {
             let path = Self.path(of: place, in: found)
         else { return nil }
         let text = found.sections[Int(path.section)].rows[Int(path.row)].text
-        return TemplateSource(text: text, isTemplate: found.record.isTemplates)
+        return TemplateSource(
+            text: text, isTemplate: found.record.isTemplates, isSecret: found.record.isSecret)
     }
 
     /// Expands `cell` with `context`, its snippets found in these tables; a cell of a table
     /// without templates is its text.
+    ///
+    /// The result is secret when the cell's table is, or when it includes a secret (a secret
+    /// table's row, a clipboard text marked secret): the one place that says so.
     public func expand(_ cell: UsedCell, context: TemplateContext) throws -> TemplateExpansion {
-        guard cell.isTemplate, !Template.isPlain(cell.text) else { return TemplateExpansion(text: cell.text) }
+        guard cell.isTemplate, !Template.isPlain(cell.text) else { return cell.asIs }
         var context = context
         context.snippet = { [unowned self] table, name in self.snippetSource(table: table, name: name) }
-        return try Template.expand(cell.text, table: cell.table, origin: cell.rowName, context: context)
+        var expansion = try Template.expand(
+            cell.text, table: cell.table, origin: cell.rowName, context: context)
+        expansion.isSecret = expansion.isSecret || cell.isSecret
+        return expansion
     }
 
     /// Throws `InvalidTemplate` unless `text` may be a row of `table` (named `rowName`).

@@ -120,4 +120,39 @@ struct TemplateTableTests {
         let near = try service.cellForUse(of: "t", section: 0, row: Int32(count - 4))
         #expect(try service.expand(near, context: Self.context()).text == String(repeating: "end", count: 8))
     }
+
+    /// The expansion says secret when it includes a secret table's row (at any depth) or a
+    /// clipboard text marked secret, and when its own table is secret; otherwise it is not.
+    @Test("Secret in, secret out")
+    func secretInSecretOut() throws {
+        let recorder = ServiceRecorder()
+        let service = recorder.service
+        try service.createTable("vault")
+        try service.insertRow("vault", section: 0, row: 0, text: "hunter2")
+        try service.setRowName("vault", section: 0, row: 0, rowName: "bank")
+        try service.setSecret("vault", true)
+        try service.createTable("t")
+        try service.insertRows(
+            "t", section: 0, row: 0,
+            texts: ["{snippet:vault/bank}", "{snippet:x}", "a {clipboard}", "{date}"])
+        try service.setRowName("t", section: 0, row: 1, rowName: "y")
+        try service.insertRow("t", section: 0, row: -1, text: "<{snippet:vault/bank}>")
+        try service.setRowName("t", section: 0, row: 4, rowName: "x")
+        try service.setTemplates("t", true)
+        func expand(_ table: String, _ row: Int32, markedClipboard: Bool = false) throws -> TemplateExpansion
+        {
+            var context = Self.context()
+            context.isClipboardSecret = markedClipboard
+            return try service.expand(service.cellForUse(of: table, section: 0, row: row), context: context)
+        }
+        #expect(try expand("t", 0) == TemplateExpansion(text: "hunter2", isSecret: true))
+        #expect(try expand("t", 1) == TemplateExpansion(text: "<hunter2>", isSecret: true))
+        #expect(try !expand("t", 2).isSecret)
+        #expect(try expand("t", 2, markedClipboard: true) == TemplateExpansion(text: "a C", isSecret: true))
+        #expect(
+            try !expand("t", 3, markedClipboard: true).isSecret, "a clipboard not filled in made it secret")
+        #expect(try expand("vault", 0) == TemplateExpansion(text: "hunter2", isSecret: true))
+        try service.setSecret("t", true)
+        #expect(try expand("t", 3).isSecret, "a secret table's template was not secret")
+    }
 }

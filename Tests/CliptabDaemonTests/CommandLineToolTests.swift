@@ -187,6 +187,11 @@ struct CommandLineToolTests {
             "PasteWithInputs", [s("tpl"), i(0), i(0), u(0), t(0), inputs(["Name": "Ann"])],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
+        // Whether the text of an action is secret (API version 4).
+        (
+            "PerformActionWithInputs", [s("tpl"), s("delete"), i(0), i(0), inputs(["Name": "Ann"])],
+            .reply([s("Hi {input:Name=you}!"), b(false)])
+        ),
         ("Reload", [], .reply([strings([])])),
     ]
 
@@ -249,7 +254,7 @@ struct CommandLineToolTests {
             try send(
                 "org.freedesktop.DBus.Properties.Get",
                 ["string:\(CliptabBus.interface)", "string:ApiVersion"])
-                == "   variant       uint32 3\n")
+                == "   variant       uint32 4\n")
         let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(CliptabBus.interface)"])
         #expect(all.contains("Tables") && all.contains("one") && all.contains("ApiVersion"))
         #expect(try send("org.freedesktop.DBus.Peer.Ping", []) == "")

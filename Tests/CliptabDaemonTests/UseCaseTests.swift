@@ -104,7 +104,7 @@ struct UseCaseTests {
         try daemon.tables.setAllowedActions("t", ["paste"])
         daemon.clipboard.takenByAnotherProgram(offering: "by action")
         var performed: Result<String, Error>?
-        try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0 }
+        try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0.map(\.text) }
         #expect((try performed?.get()) == "by action")
         #expect(try daemon.texts("t").last == "by action")
     }
@@ -126,7 +126,7 @@ struct UseCaseTests {
         #expect(try daemon.texts("t") == ["a"])
 
         var performed: Result<String, Error>?
-        try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0 }
+        try daemon.service.perform("t", action: "paste", section: 0, row: -1) { performed = $0.map(\.text) }
         #expect(throws: CliptabError.self) { try performed?.get() }
         #expect(try daemon.texts("t") == ["a"])
 

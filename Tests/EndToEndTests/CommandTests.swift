@@ -408,7 +408,7 @@ import Testing
                     0,
                     """
                     cliptab:    0.1.0
-                    cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 3
+                    cliptabd:   0.1.0 on io.github.cliptab.Cliptab1, API version 4
                     tables:     \(count) (\(tables))
                     clipboard:  unavailable (\(noDisplay))
                     backend:    x11 (no display)
@@ -417,7 +417,7 @@ import Testing
         let json = try cli.run("status", "--json")
         #expect(json.status == 0)
         #expect(
-            json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":3,\"tables\":[")
+            json.out.hasPrefix("{\"cliptab\":\"0.1.0\",\"version\":\"0.1.0\",\"api_version\":4,\"tables\":[")
                 && json.out.hasSuffix(
                     "],\"clipboard\":{\"state\":\"unavailable\",\"backend\":\"x11 (no display)\",\"message\":\"\(noDisplay)\"},\"properties\":{}}\n"
                 ))

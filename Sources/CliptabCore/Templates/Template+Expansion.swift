@@ -23,7 +23,7 @@ extension Template {
         try run.expand(template, table: table, depth: 0)
         var result = TemplateExpansion(
             text: run.output, needsClipboard: run.needsClipboard, inputs: run.inputs,
-            missingInputs: run.missing)
+            missingInputs: run.missing, isSecret: run.isSecret)
         if let mark = run.cursor {
             let utf8 = run.output.utf8
             result.charactersAfterCursor = run.output[utf8.index(utf8.startIndex, offsetBy: mark)...].count
@@ -51,6 +51,7 @@ private struct ExpansionRun {
     var output = ""
     var cursor: Int?
     var needsClipboard = false
+    var isSecret = false
     var inputs: [TemplateInput] = []
     var missing: [String] = []
     var visiting: [String] = []
@@ -78,7 +79,12 @@ private struct ExpansionRun {
             switch part {
             case .literal: break
             case .clipboard:
-                if let text = context.clipboard { try append(text) } else { needsClipboard = true }
+                if let text = context.clipboard {
+                    isSecret = isSecret || context.isClipboardSecret
+                    try append(text)
+                } else {
+                    needsClipboard = true
+                }
             case .clock(let clock):
                 try append(clock.format.render(context.zone.civil(at: instant(of: clock))))
             case .uuid: try append(uuid())
@@ -108,6 +114,7 @@ private struct ExpansionRun {
                 .noSuchRow,
                 "{snippet:\(key)} names no row: table \(Quotation.quoted(table)) has no row so named")
         }
+        isSecret = isSecret || source.isSecret
         guard source.isTemplate else { return try append(source.text) }
         if visiting.contains(key) {
             throw CliptabError(

@@ -9,6 +9,9 @@ public struct TemplateContext {
     /// The clipboard's text, or nil when it was not read: then a `{clipboard}` makes the
     /// result say `needsClipboard` (read it, and expand again).
     public var clipboard: String?
+    /// True when the clipboard's text is marked secret (its owner's password-manager hint):
+    /// an expansion that fills it in is secret too.
+    public var isClipboardSecret = false
     /// The values of `{input:…}`, by label.
     public var inputs: [String: String]
     /// Random bits for `{uuid}`.

@@ -13,13 +13,19 @@ public struct TemplateExpansion: Equatable, Sendable {
     public var inputs: [TemplateInput]
     /// The labels met with neither a value nor a default, in the order first met.
     public var missingInputs: [String]
+    /// True when the text includes a secret, and so is secret itself wherever it goes.
+    ///
+    /// A secret is the row of a secret table through `{snippet:…}`, or through `{clipboard}`
+    /// a clipboard text marked secret.
+    public var isSecret: Bool
 
     /// Makes a result.
     public init(
         text: String, charactersAfterCursor: Int? = nil, needsClipboard: Bool = false,
-        inputs: [TemplateInput] = [], missingInputs: [String] = []
+        inputs: [TemplateInput] = [], missingInputs: [String] = [], isSecret: Bool = false
     ) {
         self.text = text
+        self.isSecret = isSecret
         self.charactersAfterCursor = charactersAfterCursor
         self.needsClipboard = needsClipboard
         self.inputs = inputs

@@ -6,10 +6,13 @@ public struct TemplateSource: Equatable, Sendable {
     public var text: String
     /// Whether its table has templates on: then its text is expanded too, else copied as it is.
     public var isTemplate: Bool
+    /// Whether its table is secret: then the expansion that includes it is secret too.
+    public var isSecret: Bool
 
     /// Makes a source.
-    public init(text: String, isTemplate: Bool) {
+    public init(text: String, isTemplate: Bool, isSecret: Bool = false) {
         self.text = text
         self.isTemplate = isTemplate
+        self.isSecret = isSecret
     }
 }

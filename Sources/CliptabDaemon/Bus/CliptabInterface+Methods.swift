@@ -273,7 +273,7 @@ extension CliptabInterface {
                             row: a.int32("row")))
                 ]
             },
-            .deferred(
+            .deferredUse(
                 "PerformAction",
                 [arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i")],
                 [arg("text", "s")]
@@ -283,7 +283,9 @@ extension CliptabInterface {
                     row: a.int32("row"), completion: done)
             },
             // Deferred since API version 3: a template with {clipboard} reads it first.
-            .deferred("Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+            .deferredUse(
+                "Copy", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
+            ) {
                 service, a, done in
                 try service.copy(
                     a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)
@@ -298,13 +300,16 @@ extension CliptabInterface {
                             a.string("table"), section: a.int32("section"), separator: a.string("separator")))
                 ]
             },
-            .deferred("Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]) {
+            .deferredUse(
+                "Cut", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
+            ) {
                 service, a, done in
                 try service.cut(
                     a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)
             },
-            .deferred("Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")])
-            {
+            .deferredUse(
+                "Paste", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
+            ) {
                 service, a, done in
                 try service.paste(
                     a.string("table"), section: a.int32("section"), row: a.int32("row"), completion: done)

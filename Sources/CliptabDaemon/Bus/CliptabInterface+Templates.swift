@@ -4,7 +4,8 @@ import DBus
 
 extension CliptabInterface {
     /// The methods of templates tables (API version 3): the flag, the expansion shown, the
-    /// copy of the stored text, and copy and paste with the values of `{input:…}`.
+    /// copy of the stored text, and copy and paste with the values of `{input:…}`; and
+    /// (version 4) the context-menu action with them, saying whether its text is secret.
     static var templateMethods: [CliptabMethod] {
         [
             .immediate("SetTemplates", [arg("table", "s"), arg("on", "b")], []) { service, a in
@@ -40,14 +41,14 @@ extension CliptabInterface {
                         })
                 ]
             },
-            .deferred(
+            .deferredUse(
                 "CopyRaw", [arg("table", "s"), arg("section", "i"), arg("row", "i")], [arg("text", "s")]
             ) { service, a, done in
                 try service.copy(
                     a.string("table"), section: a.int32("section"), row: a.int32("row"), raw: true,
                     completion: done)
             },
-            .deferred(
+            .deferredUse(
                 "CopyWithInputs",
                 [arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("inputs", "a{ss}")],
                 [arg("text", "s")]
@@ -72,6 +73,19 @@ extension CliptabInterface {
                     caller: a.sender, window: window == 0 ? nil : window,
                     inputs: a.stringDictionary("inputs"),
                     completion: done)
+            },
+            // API version 4: whether the text used is secret, so a client can leave it unshown.
+            .deferredUse(
+                "PerformActionWithInputs",
+                [
+                    arg("table", "s"), arg("action", "s"), arg("section", "i"), arg("row", "i"),
+                    arg("inputs", "a{ss}"),
+                ],
+                [arg("text", "s"), arg("secret", "b")]
+            ) { service, a, done in
+                try service.perform(
+                    a.string("table"), action: a.string("action"), section: a.int32("section"),
+                    row: a.int32("row"), inputs: a.stringDictionary("inputs"), completion: done)
             },
         ]
     }

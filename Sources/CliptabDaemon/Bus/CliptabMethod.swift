@@ -48,6 +48,22 @@ struct CliptabMethod {
         deferredReply(name, inputs, outputs, encode: { [BusValue.string($0)] }, handler)
     }
 
+    /// A deferred method that answers the text a copy, cut, paste or delete used: the text
+    /// alone, or with whether it is secret (`PerformActionWithInputs`).
+    static func deferredUse(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (ClipboardService, CallArguments, @escaping ClipboardService.Completion) throws -> Void
+    ) -> CliptabMethod {
+        let withSecret = outputs.count == 2
+        return deferredReply(
+            name, inputs, outputs,
+            encode: { used in
+                withSecret ? [.string(used.text), .boolean(used.isSecret)] : [.string(used.text)]
+            },
+            handler)
+    }
+
     /// A deferred method that answers a paste's result: its `delivered` alone
     /// (`PasteToFocus`), or with the reason (`PasteToFocusWithReason`).
     static func deferredPaste(

@@ -31,7 +31,7 @@ extension ClipboardService {
         try clipboard.checkCanPaste()
         let start = { [weak self] (expansion: TemplateExpansion) throws in
             try self?.clipboard.pasteToFocus(
-                expansion.text, isSecret: cell.isSecret, rowID: cell.id,
+                expansion.text, isSecret: expansion.isSecret, rowID: cell.id,
                 timeoutMilliseconds: Int(timeoutMilliseconds), caller: caller, window: window,
                 caretLeft: expansion.charactersAfterCursor ?? 0
             ) { result in

@@ -4,16 +4,19 @@ import CliptabCore
 /// The rows of templates tables, filled in where they are used: copy, cut, paste into the
 /// focused window, and `Expand`. A row of a table without templates is its text.
 extension ClipboardService {
-    /// What a copy answers with and puts on the clipboard.
-    public typealias Completion = (Result<String, Error>) -> Void
+    /// What a copy answers with and puts on the clipboard, and whether it is secret.
+    public typealias Completion = (Result<UsedText, Error>) -> Void
 
     /// Expands `cell` with `inputs`; `completion` gets the result, after a read of the
     /// clipboard when the template holds `{clipboard}` (an empty clipboard gives "").
+    ///
+    /// The result is secret when the cell's table is, or when it includes a secret table's
+    /// row or a clipboard text its owner marked secret.
     public func expand(
         _ cell: TableService.UsedCell, inputs: [String: String],
         completion: @escaping (Result<TemplateExpansion, Error>) -> Void
     ) {
-        guard cell.isTemplate else { return completion(.success(TemplateExpansion(text: cell.text))) }
+        guard cell.isTemplate else { return completion(.success(cell.asIs)) }
         var limits = TemplateLimits.defaults
         limits.maxOutputBytes = tables.limits.maxCellBytes
         var context = TemplateContext(now: clock(), zone: zone, inputs: inputs, limits: limits)
@@ -24,7 +27,9 @@ extension ClipboardService {
         clipboard.readText { [weak self] read in
             guard let self else { return }
             switch read {
-            case .success(let text): context.clipboard = text.text
+            case .success(let text):
+                context.clipboard = text.text
+                context.isClipboardSecret = text.isMarkedSecret
             case .failure(let error) where error.code == .clipboardEmpty: context.clipboard = ""
             case .failure(let error): return completion(.failure(error))
             }
@@ -35,7 +40,7 @@ extension ClipboardService {
     /// `Expand`: the cell filled in, nothing copied (a read: no action guards it).
     public func expandCell(
         _ table: String, section: Int32, row: Int32, inputs: [String: String],
-        completion: @escaping Completion
+        completion: @escaping (Result<String, Error>) -> Void
     ) throws {
         let cell = try tables.cellForUse(of: table, section: section, row: row, as: nil)
         expand(cell, inputs: inputs) { completion($0.map(\.text)) }
@@ -52,6 +57,8 @@ extension ClipboardService {
 
     /// Copies a cell to the clipboard (guarded by `copy`), filled in with `inputs` unless
     /// `raw`; `completion` gets the text copied.
+    ///
+    /// A secret one carries the password hint and is cleared after `secret_clear_ms`.
     public func copy(
         _ table: String, section: Int32, row: Int32, inputs: [String: String] = [:], raw: Bool = false,
         completion: @escaping Completion
@@ -62,8 +69,8 @@ extension ClipboardService {
             completion(
                 result.flatMap { expansion in
                     Result {
-                        try clipboard.copy(expansion.text, isSecret: cell.isSecret, rowID: cell.id)
-                        return expansion.text
+                        try clipboard.copy(expansion.text, isSecret: expansion.isSecret, rowID: cell.id)
+                        return UsedText(text: expansion.text, isSecret: expansion.isSecret)
                     }
                 })
         }
@@ -84,10 +91,10 @@ extension ClipboardService {
                     Result {
                         let found = try tables.locate(cell.id)
                         try tables.checkPermission(found.table, .cut)
-                        try clipboard.copy(expansion.text, isSecret: cell.isSecret, rowID: cell.id)
+                        try clipboard.copy(expansion.text, isSecret: expansion.isSecret, rowID: cell.id)
                         try tables.deleteRow(
                             found.table, section: found.path.section, row: found.path.row, as: .cut)
-                        return expansion.text
+                        return UsedText(text: expansion.text, isSecret: expansion.isSecret)
                     }
                 })
         }
@@ -105,12 +112,12 @@ extension ClipboardService {
     }
 
     private func synchronously(_ start: (@escaping Completion) throws -> Void) throws -> String {
-        var answer: Result<String, Error>?
+        var answer: Result<UsedText, Error>?
         try start { answer = $0 }
         guard let answer else {
             throw CliptabError(
                 .invalidArgument, "the template reads the clipboard: this call cannot wait for it")
         }
-        return try answer.get()
+        return try answer.get().text
     }
 }

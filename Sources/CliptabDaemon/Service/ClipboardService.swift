@@ -58,9 +58,7 @@ public final class ClipboardService {
     /// `paste`); `completion` gets the text, or the error, once the read finishes.
     ///
     /// A text its owner marked as a password goes only into a secret table.
-    public func paste(
-        _ table: String, section: Int32, row: Int32, completion: @escaping (Result<String, Error>) -> Void
-    ) throws {
+    public func paste(_ table: String, section: Int32, row: Int32, completion: @escaping Completion) throws {
         // Check permission and the place first, so a refused paste does not wait on X.
         try tables.checkInsertion(table, section: section, row: row, as: .paste)
         clipboard.readText { [tables] result in
@@ -72,8 +70,9 @@ public final class ClipboardService {
                     Result {
                         try Self.checkMark(read, pastedInto: table, tables: tables)
                         try tables.insertRow(table, section: section, row: row, text: read.text, as: .paste)
-                    }
-                    .map { _ in read.text })
+                        let isSecret = try read.isMarkedSecret || tables.record(of: table).isSecret
+                        return UsedText(text: read.text, isSecret: isSecret)
+                    })
             case .failure(let error):
                 completion(.failure(error))
             }
@@ -103,22 +102,24 @@ public final class ClipboardService {
         clipboard.clear()
     }
 
-    /// Performs a context-menu action on a cell: copy, cut, paste or delete.
+    /// Performs a context-menu action on a cell: copy, cut (filled in with `inputs`),
+    /// paste or delete.
     ///
     /// The others need more arguments than an index path and are refused.
     public func perform(
-        _ table: String, action name: String, section: Int32, row: Int32,
-        completion: @escaping (Result<String, Error>) -> Void
+        _ table: String, action name: String, section: Int32, row: Int32, inputs: [String: String] = [:],
+        completion: @escaping Completion
     ) throws {
         let action = try TableAction(parsing: name)
         switch action {
-        case .copy: try copy(table, section: section, row: row, completion: completion)
-        case .cut: try cut(table, section: section, row: row, completion: completion)
+        case .copy: try copy(table, section: section, row: row, inputs: inputs, completion: completion)
+        case .cut: try cut(table, section: section, row: row, inputs: inputs, completion: completion)
         case .paste: try paste(table, section: section, row: row, completion: completion)
         case .delete:
             let text = try tables.cell(of: table, section: section, row: row)
+            let isSecret = try tables.record(of: table).isSecret
             try tables.deleteRow(table, section: section, row: row)
-            completion(.success(text))
+            completion(.success(UsedText(text: text, isSecret: isSecret)))
         case .move, .edit, .insert:
             throw CliptabError(
                 .invalidArgument,

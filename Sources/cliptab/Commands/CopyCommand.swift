@@ -23,7 +23,9 @@ struct CopyCommand: CLICommand {
 
             A row of a templates table is filled in first ({date}, {clipboard}, {input:Label}…);
             --set Label=value gives an input's value, and those still missing are asked on the
-            terminal (elsewhere the call fails naming them). --raw copies the stored text.
+            terminal (elsewhere the call fails naming them). --raw copies the stored text. A text
+            filled in with a secret ({snippet:…} of a secret table, or a {clipboard} its owner
+            marked as a password) is a secret copy: cleared after secret_clear_ms, never printed.
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell()],
         options: [
@@ -57,39 +59,71 @@ struct CopyCommand: CLICommand {
         }
     }
 
-    /// Resolves the address, calls `Copy` and prints the text as it is (unless quiet or
-    /// secret); with `--paste` calls `PasteToFocusWithReason` with the configured wait and
+    /// Resolves the address, copies the text filled in and prints it as it is (unless quiet
+    /// or secret); with `--paste` calls `PasteToFocusWithReason` with the configured wait and
     /// reports the daemon's reason when the text was not delivered.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         let address = [string(table), int32(section), int32(row)]
-        var values = self.values
-        // Without values the first API's calls; with them (or once asked) the templates' own.
-        func call(_ plain: String, _ withValues: String, _ more: [BusValue]) throws -> DaemonReply {
-            if raw { return try context.call("CopyRaw", address) }
-            if values.isEmpty {
-                do { return try context.call(plain, address + more) } catch
-                    where TemplateValues.isInputRequired(error)
-                {
-                    guard try values.ask(context, table: table, section: section, row: row) else {
-                        throw error
-                    }
-                }
-            }
-            return try context.call(
-                withValues, address + more + (paste ? [.uint64(0)] : []) + [values.busValue])
-        }
         guard paste else {
-            let text = try call("Copy", "CopyWithInputs", []).string(0)
-            // Asked only when the text would be printed: a quiet copy costs one call.
-            if !quiet, try !context.isSecret(table) { try printText(text, context) }
+            if raw {
+                let text = try context.call("CopyRaw", address).string(0)
+                if !quiet, try !context.isSecret(table) { try printText(text, context) }
+                return
+            }
+            // The reply says whether the text is secret: a secret table's row, or a text that
+            // includes one or a clipboard text marked secret. A secret is never printed.
+            let (text, secret) = try withValues(context, section, row) { values in
+                try copy(context, address, values)
+            }
+            if !quiet && !secret { try printText(text, context) }
             return
         }
-        let reply = try call("PasteToFocusWithReason", "PasteWithInputs", [.uint32(0)])
+        let reply = try withValues(context, section, row) { values in
+            // Without values the first API's call; with them (or once asked) the templates' own.
+            values.isEmpty
+                ? try context.call("PasteToFocusWithReason", address + [.uint32(0)])
+                : try context.call("PasteWithInputs", address + [.uint32(0), .uint64(0), values.busValue])
+        }
         guard try reply.boolean(0) else {
             // The daemon's own words: what it saw (no focus, no fetch in time, a Wayland window).
             let reason = try reply.string(1)
             throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
+        }
+    }
+
+    /// `call` with the values given; when the daemon answers `InputRequired` and none were
+    /// given, asks for them on the terminal and calls again.
+    private func withValues<Answer>(
+        _ context: CommandContext, _ section: Int32, _ row: Int32, _ call: (TemplateValues) throws -> Answer
+    ) throws -> Answer {
+        var values = self.values
+        if values.isEmpty {
+            do { return try call(values) } catch  where TemplateValues.isInputRequired(error) {
+                guard try values.ask(context, table: table, section: section, row: row) else { throw error }
+            }
+        }
+        return try call(values)
+    }
+
+    /// Copies the cell filled in with `values`: the text and whether it is secret.
+    ///
+    /// `PerformActionWithInputs` (API version 4) says it; with a daemon of an earlier version
+    /// `Copy` or `CopyWithInputs` copy, and only a secret table's text counts as secret.
+    private func copy(_ context: CommandContext, _ address: [BusValue], _ values: TemplateValues) throws -> (
+        String, Bool
+    ) {
+        do {
+            let reply = try context.call(
+                "PerformActionWithInputs",
+                [address[0], string("copy"), address[1], address[2], values.busValue])
+            return (try reply.string(0), try reply.boolean(1))
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            let reply =
+                values.isEmpty
+                ? try context.call("Copy", address)
+                : try context.call("CopyWithInputs", address + [values.busValue])
+            return (try reply.string(0), quiet ? true : try context.isSecret(table))
         }
     }
 }

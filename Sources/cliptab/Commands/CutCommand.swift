@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import DBus
 
 /// `cliptab cut TABLE S:R`: copy, then delete the row.
 struct CutCommand: CLICommand {
@@ -27,12 +28,24 @@ struct CutCommand: CLICommand {
         quiet = arguments.flag("--quiet")
     }
 
-    /// Resolves the address, calls `Cut` and prints the text as it is (unless quiet or secret).
+    /// Resolves the address, cuts the row filled in and prints the text as it is (unless quiet
+    /// or secret).
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        // Asked before the cut: afterwards the table might be gone or renamed.
-        let secret = quiet ? true : try context.isSecret(table)
-        let text = try context.call("Cut", [string(table), int32(section), int32(row)]).string(0)
-        if !secret { try printText(text, context) }
+        let address = [string(table), int32(section), int32(row)]
+        do {
+            // The reply says whether the text is secret: a secret table's row, or a text that
+            // includes one or a clipboard text marked secret. A secret is never printed.
+            let reply = try context.call(
+                "PerformActionWithInputs",
+                [address[0], string("cut"), address[1], address[2], TemplateValues().busValue])
+            if try !quiet && !reply.boolean(1) { try printText(reply.string(0), context) }
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            // A daemon before API version 4: only a secret table's text counts as secret, asked
+            // before the cut (afterwards the table might be gone or renamed).
+            let secret = quiet ? true : try context.isSecret(table)
+            let text = try context.call("Cut", address).string(0)
+            if !secret { try printText(text, context) }
+        }
     }
 }

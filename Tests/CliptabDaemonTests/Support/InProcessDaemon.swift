@@ -84,7 +84,7 @@ final class InProcessDaemon {
     /// Pastes into `table` at (section, row) and returns what the completion got.
     func paste(_ table: String, section: Int32 = 0, row: Int32) throws -> Result<String, Error>? {
         var outcome: Result<String, Error>?
-        try service.paste(table, section: section, row: row) { outcome = $0 }
+        try service.paste(table, section: section, row: row) { outcome = $0.map(\.text) }
         return outcome
     }
 
