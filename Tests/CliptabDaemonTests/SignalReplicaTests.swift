@@ -45,7 +45,7 @@ struct SignalReplica {
         let values = try message.readValues()
         let member = message.member ?? ""
         if member == "PropertiesChanged" {
-            guard values.count == 2, case .dictionary(_, _, let entries) = values[1] else {
+            guard values.count > 1, case .dictionary(_, _, let entries) = values[1] else {
                 throw FixtureError("bad \(values)")
             }
             for (key, value) in entries where key == .string("Tables") {
