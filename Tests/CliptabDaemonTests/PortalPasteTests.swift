@@ -234,7 +234,7 @@ struct PortalPasteTests {
     /// A kept token that is not the daemon's private file is not offered.
     ///
     /// The consent is asked again, and the new token replaces it mode 0600: readable by the
-    /// user's group (0640), and owned by another user. A weakened check (others only, or the mode only)
+    /// user's group (0640), owned by another user, and a FIFO (which is not waited on). A weakened check (others only, or the mode only)
     /// would offer one of them, and the portal would start without asking.
     @Test func tokenNotPrivateIsNotOffered() throws {
         let desk = try PortalDesk(.tokenFrontend)
@@ -242,32 +242,38 @@ struct PortalPasteTests {
         let tokenPath = desk.daemon.dataDirectory + "/remote-desktop-token"
         #expect(try desk.paste(0).delivered, "\(desk.daemon.log)")
         let other: uid_t = geteuid() == 65534 ? 65533 : 65534
-        for (index, exposure) in ["mode 0640", "another owner"].enumerated() {
+        for (index, exposure) in ["mode 0640", "another owner", "a FIFO"].enumerated() {
             let token = try Self.token(at: tokenPath)
-            if index == 0 {
-                chmod(tokenPath, 0o640)
-            } else {
-                #expect(chown(tokenPath, other, getegid()) == 0)
+            switch index {
+            case 0: chmod(tokenPath, 0o640)
+            case 1: #expect(chown(tokenPath, other, getegid()) == 0)
+            default:
+                // Opened as a file, a FIFO would hold cliptabd until a writer came.
+                unlink(tokenPath)
+                #expect(mkfifo(tokenPath, 0o600) == 0)
             }
             try desk.daemon.restart(SIGTERM)
             let paste = try desk.paste(0)
             #expect(paste.delivered, "\(exposure): \(paste.reason)\n\(desk.daemon.log)")
+            #expect(desk.consents.count == index + 2, "\(exposure): \(desk.frontendLog)")
+            // Replaced by a regular file before it is read here (a FIFO would hold the test).
+            var status = stat()
+            let regular = stat(tokenPath, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+            #expect(regular && status.st_mode & 0o777 == 0o600 && status.st_uid == geteuid(), "\(exposure)")
+            guard regular else { continue }
+            let renewed = try Self.token(at: tokenPath)
+            #expect(renewed != token)
             #expect(
                 desk.frontendLog.hasSuffix(
-                    "SelectDevices types=1 persist_mode=2 restore_token=None\nStart restore_token=\(try Self.token(at: tokenPath))\n"
+                    "SelectDevices types=1 persist_mode=2 restore_token=None\nStart restore_token=\(renewed)\n"
                 ),
                 "\(exposure) was offered: \(desk.frontendLog)")
-            #expect(desk.consents.count == index + 2, "\(exposure): \(desk.frontendLog)")
-            #expect(try Self.token(at: tokenPath) != token)
-            var status = stat()
-            #expect(
-                stat(tokenPath, &status) == 0 && status.st_mode & 0o777 == 0o600 && status.st_uid == geteuid()
-            )
         }
         #expect(
             desk.daemon.log.contains("has mode 640, which lets others read or write it"), "\(desk.daemon.log)"
         )
         #expect(desk.daemon.log.contains("belongs to uid \(other), not to this user"), "\(desk.daemon.log)")
+        #expect(desk.daemon.log.contains("is a FIFO, not a regular file"), "\(desk.daemon.log)")
     }
 
     /// The kept token's text, without its newline.
