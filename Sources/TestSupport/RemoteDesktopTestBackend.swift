@@ -8,8 +8,10 @@
 /// land in real windows on a headless mutter.
 ///
 /// Run as `python3 -c script PORTAL_BUS MUTTER_BUS STATE_DIR`. The "consent" is the file
-/// `STATE_DIR/consent` (`grant`, the default, or anything else: the person refused); each
-/// time `Start` asks, the answer is appended to `STATE_DIR/consents.log`. A `SelectDevices`
+/// `STATE_DIR/consent` (`grant`, the default, `ask`, or anything else: the person refused);
+/// with `ask` the dialog stays up: `Start` prints `asked` and answers once a line (`grant`
+/// or another answer) comes on standard input, then prints `answered`. Each time `Start`
+/// asks, the answer is appended to `STATE_DIR/consents.log`. A `SelectDevices`
 /// carrying the `restore_data` this backend gave before (the frontend's translation of a
 /// restore token) starts without asking. `STATE_DIR/backend.log` records each call. It
 /// holds its mutter session from the start and sends one Shift, so that the seat has a
@@ -116,20 +118,14 @@ public enum RemoteDesktopTestBackend {
                 restore = s.get('restore')
                 if restore is not None and restore[0] == 'cliptab-test' and restore[2] == 'granted':
                     log('Start restored ' + session)
-                else:
-                    answer = consent()
-                    with open(os.path.join(state_dir, 'consents.log'), 'a') as f:
-                        f.write(answer + '\\n')
-                    log('Start asked: ' + answer)
-                    if answer != 'grant':
-                        inv.return_value(GLib.Variant('(ua{sv})', (1, {})))
-                        return
-                s['started'] = True
-                results = {'devices': GLib.Variant('u', 1)}
-                if s.get('persist'):
-                    results['persist_mode'] = GLib.Variant('u', s['persist'])
-                    results['restore_data'] = GLib.Variant('(suv)', ('cliptab-test', 1, GLib.Variant('s', 'granted')))
-                inv.return_value(GLib.Variant('(ua{sv})', (0, results)))
+                    return started(inv, s)
+                answer = consent()
+                if answer == 'ask':
+                    # The dialog stays up until a line on stdin answers it.
+                    waiting.append((inv, s))
+                    print('asked', flush=True)
+                    return
+                decide(inv, s, answer)
             elif method == 'NotifyKeyboardKeysym':
                 session, options, keysym, state = args
                 if not sessions.get(session, {}).get('started'):
@@ -140,6 +136,37 @@ public enum RemoteDesktopTestBackend {
                 inv.return_value(None)
             else:
                 inv.return_dbus_error('org.freedesktop.DBus.Error.UnknownMethod', method)
+
+        waiting = []
+
+        def started(inv, s):
+            s['started'] = True
+            results = {'devices': GLib.Variant('u', 1)}
+            if s.get('persist'):
+                results['persist_mode'] = GLib.Variant('u', s['persist'])
+                results['restore_data'] = GLib.Variant('(suv)', ('cliptab-test', 1, GLib.Variant('s', 'granted')))
+            inv.return_value(GLib.Variant('(ua{sv})', (0, results)))
+
+        def decide(inv, s, answer):
+            with open(os.path.join(state_dir, 'consents.log'), 'a') as f:
+                f.write(answer + '\\n')
+            log('Start asked: ' + answer)
+            if answer != 'grant':
+                inv.return_value(GLib.Variant('(ua{sv})', (1, {})))
+                return
+            started(inv, s)
+
+        def answered(fd, condition):
+            line = os.read(fd, 4096).decode().strip()
+            if not line:
+                return False
+            while waiting:
+                inv, s = waiting.pop(0)
+                decide(inv, s, line)
+            print('answered', flush=True)
+            return True
+
+        GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, 0, GLib.IOCondition.IN | GLib.IOCondition.HUP, answered)
 
         def get_property(conn, sender, path, iface, name):
             values = {'AvailableDeviceTypes': 1, 'version': 2, 'AvailableSourceTypes': 1, 'AvailableCursorModes': 1}

@@ -9,8 +9,10 @@
 ///
 /// Run as `python3 -c script BUS MUTTER_BUS STATE_DIR`; it owns
 /// `org.freedesktop.portal.Desktop` on BUS. Each `Start` without a restore token it gave
-/// (and not used yet) is a consent, appended to `STATE_DIR/consents.log`; its calls are
-/// recorded in `STATE_DIR/frontend.log` (`SelectDevices … restore_token=…`, `Start
+/// (and not used yet) is a consent, appended to `STATE_DIR/consents.log`; a `SelectDevices`
+/// offering a token it did not give, or one used already, ends with response 2, as a portal
+/// that no longer knows the token may. Its calls are recorded in `STATE_DIR/frontend.log`
+/// (`SelectDevices … restore_token=…`, `SelectDevices refused the token`, `Start
 /// restore_token=NEW`). It prints `ready` once it owns the name.
 public enum RemoteDesktopTestFrontend {
     /// The Python source.
@@ -79,6 +81,10 @@ public enum RemoteDesktopTestFrontend {
                 sessions[session]['token'] = options.get('restore_token')
                 log('frontend.log', 'SelectDevices types=%s persist_mode=%s restore_token=%s' % (
                     options.get('types'), options.get('persist_mode'), options.get('restore_token')))
+                if options.get('restore_token') is not None and options['restore_token'] not in tokens:
+                    log('frontend.log', 'SelectDevices refused the token')
+                    inv.return_value(respond(sender, options['handle_token'], 2, {}))
+                    return
                 inv.return_value(respond(sender, options['handle_token'], 0, {}))
             elif method == 'Start':
                 session, parent, options = args

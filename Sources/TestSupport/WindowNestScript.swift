@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 
 /// A Python X client (libX11 through ctypes) that nests windows and takes the input focus,
-/// as a hostile client may: `python3 -c windowNestScript DEPTH SHAPE CLASS ACTIVE`.
+/// as a hostile client may: `python3 -c windowNestScript DEPTH SHAPE CLASS ACTIVE [FOCUS]`.
 ///
 /// It makes a top-level window and DEPTH more: with SHAPE `chain` each inside the one
 /// before (the focus goes to the deepest), with `wide` all inside the top-level window (the
 /// focus goes to it). CLASS `top` gives the top-level window `WM_CLASS` "nested", "Nested"
 /// (`none`: no window has one); ACTIVE `top` names it in the root's `_NET_ACTIVE_WINDOW`,
-/// as a window manager would. It prints `ready TOP FOCUS` (window ids) once the focus is
-/// set, and exits when its standard input ends.
+/// as a window manager would. An optional FOCUS `pointerroot` sets the input focus to
+/// PointerRoot instead of a window of its own. It prints `ready TOP FOCUS` (window ids) once
+/// the focus is set, and exits when its standard input ends.
 public let windowNestScript =
     xlibPythonPrelude + #"""
         depth, shape, classed, active = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
@@ -37,7 +38,8 @@ public let windowNestScript =
             x.XChangeProperty(d, root, x.XInternAtom(d, b'_NET_ACTIVE_WINDOW', 0),
                 x.XInternAtom(d, b'WINDOW', 0), 32, 0, ctypes.cast(ctypes.pointer(item), P), 1)
         focus = windows[-1] if shape == 'chain' else top
-        x.XSetInputFocus(d, focus, 2, 0)
+        # PointerRoot is 1 in X.h.
+        x.XSetInputFocus(d, 1 if sys.argv[5:] == ['pointerroot'] else focus, 2, 0)
         x.XSync(d, 0)
         print('ready', top, focus, flush=True)
         sys.stdin.readline()

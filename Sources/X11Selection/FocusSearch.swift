@@ -48,16 +48,14 @@ struct FocusSearch {
         let active =
             spend() ? connection.windowProperty(atoms.netActiveWindow, of: root, type: atoms.window) : .none
         if focus == .pointerRoot || focus == root {
-            if active != .none {
-                focus = active
-            } else {
-                guard spend() else { return nil }
-                focus = connection.topLevelUnderPointer()
-            }
+            // The keys go to the window under the pointer. `_NET_ACTIVE_WINDOW` does not stand
+            // for it: any client may set that property, and so choose the paste chord.
+            guard spend() else { return nil }
+            focus = connection.topLevelUnderPointer()
             if focus == .none { return nil }
         }
-        // Trusted when the focus is the active window's client's own (the same X client made
-        // both): a stale or foreign value then costs nothing.
+        // Trusted only when the focus is the active window's client's own (the same X client
+        // made both): another client's value, stale or planted, then chooses nothing.
         if active != .none && sameClient(active, focus) && spend(),
             let hint = connection.classHint(of: active)
         {

@@ -20,8 +20,8 @@ extension SelectionService {
     /// client, that window is the client. Otherwise the client window is the nearest
     /// ancestor with `WM_CLASS`, else the first descendant that has one (a window manager's
     /// frame holds the client inside). With the focus following the pointer (PointerRoot,
-    /// as a bare X server starts) the active window, else the top-level window under the
-    /// pointer, stands for it. The search is bounded (`FocusSearch`): a few levels each way
+    /// as a bare X server starts) the top-level window under the pointer stands for it,
+    /// never the active window alone: any client may set that property. The search is bounded (`FocusSearch`): a few levels each way
     /// and at most 48 round trips in all, however deep a client nests its windows.
     public func focusedWindow() -> FocusedWindow? {
         var search = FocusSearch(connection: connection, atoms: atoms)

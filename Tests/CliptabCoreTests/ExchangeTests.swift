@@ -271,7 +271,7 @@ struct ExchangeTests {
         let data = try ExchangeCodec.encode(table, as: .json)
         #expect(data.contains("{\"id\": 42, \"text\": \"x\"}"))
         #expect(
-            try ExchangeCodec.decode(data, as: .json, tableName: "t").sections[0].rows == [
+            try ExchangeCodec.decode(data, as: .json, tableName: "t").sections.first?.rows == [
                 ExchangeRow(id: 0, text: "x")
             ])
     }

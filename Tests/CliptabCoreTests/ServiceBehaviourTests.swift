@@ -59,7 +59,8 @@ struct ServiceBehaviourTests {
         #expect(try service.actions("t", section: 0, row: -1) == [.copy, .move, .insert])
         #expect(try service.canPerform("t", action: "move", section: 0, row: 0))
         #expect(try !service.canPerform("t", action: "cut", section: 0, row: 0))
-        let ids = try recorder.ids("t")[0]
+        let ids = try #require(try recorder.ids("t").first)
+        try #require(ids.count > 1)
         var copied = try service.cellForCopy(of: "t", section: 0, row: -2)
         #expect(copied.text == "second" && copied.id == ids[1] && !copied.isSecret)
         try service.setSecret("t", true)
@@ -93,7 +94,7 @@ struct ServiceBehaviourTests {
         let recorder = try Self.table(["-3", "2", "2.5", "10", "abc", "2a", ""])
         let matched = try recorder.service.deleteWhere("t", op: op, operand: operand, dryRun: true)
         #expect(matched == Self.paths(rows), "\(op) \(operand)")
-        #expect(try recorder.texts("t")[0].count == 7)
+        #expect(try recorder.texts("t").first?.count == 7)
     }
 
     /// DeleteWhere deletes across sections, all together, and a run that matches nothing still counts.

@@ -204,18 +204,23 @@ struct TemplateTests {
         let bad = #expect(throws: CliptabError.self) { try Self.expand("{snippet:bad}", context) }
         #expect(bad?.code == .invalidTemplate)
         #expect(bad?.message.contains("byte 5") == true)
-        // A chain of 9 levels is one deeper than the bound of 8.
+        // Snippets s1…s10 each nest the next; "{snippet:sK}" nests 11 - K levels.
         var chain: [String: TemplateSource] = [:]
         for level in 1...9 {
             chain["t/s\(level)"] = TemplateSource(text: "{snippet:s\(level + 1)}", isTemplate: true)
         }
         chain["t/s10"] = TemplateSource(text: "end", isTemplate: true)
-        #expect(
-            (#expect(throws: CliptabError.self) {
-                try Self.expand("{snippet:s1}", Self.context(snippets: chain))
-            })?.code
-                == .limitExceeded)
+        // Exactly at the bound of 8 levels: expanded.
         #expect(try Self.expand("{snippet:s3}", Self.context(snippets: chain)) == "end")
+        // One past it (9) and two past it (10): refused, naming the bound and the snippet.
+        for (head, deepest) in [("s2", "s10"), ("s1", "s9")] {
+            let deep = #expect(throws: CliptabError.self) {
+                try Self.expand("{snippet:\(head)}", Self.context(snippets: chain))
+            }
+            #expect(deep?.code == .limitExceeded, "\(head)")
+            #expect(
+                deep?.message == "snippets nest deeper than 8 levels at {snippet:t/\(deepest)}", "\(head)")
+        }
     }
 
     /// Malformed templates, each refused with the byte offset of what is wrong.

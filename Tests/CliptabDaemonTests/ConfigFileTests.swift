@@ -49,6 +49,27 @@ struct ConfigFileTests {
             ])
     }
 
+    /// A comment after a quoted value (`#` or `;`, with or without blanks before it) is
+    /// dropped, and the value is what the quotes hold; the typed configuration takes it.
+    @Test func commentAfterAQuotedValue() {
+        let text = """
+            [store]
+            data_dir = "/spaced dir # kept" # the store lives here
+            [clipboard]
+            selections = "clipboard";primary was too much
+            [log]
+            level = "debug"\t# while testing
+
+            """
+        let file = ConfigFile(parsing: Array(text.utf8), path: "c.conf")
+        #expect(file.problems == [])
+        #expect(file.entries.map(\.value) == ["/spaced dir # kept", "clipboard", "debug"])
+        let parsed = parse(text)
+        #expect(parsed.problems == [])
+        #expect(parsed.configuration.dataDirectory == "/spaced dir # kept")
+        #expect(parsed.configuration.logLevel == .debug)
+    }
+
     /// Each syntax error names its line and what was expected.
     @Test func syntaxErrors() {
         let text = """

@@ -54,7 +54,7 @@ struct ContractDocument {
                 continue
             default: break
             }
-            guard let kind = table, let name = Self.codeSpan(cells[0]) else { continue }
+            guard let kind = table, let name = cells.first.flatMap(Self.codeSpan) else { continue }
             switch kind {
             case .method:
                 guard cells.count >= 3 else {

@@ -54,6 +54,7 @@ struct DesktopSearchTests {
         let world = try shell.provider("GetSubsearchResultSet", "(asas)", [hello, ["hello", "world"]])
         let narrowed = try world.values().first as? [String] ?? []
         #expect(try shell.metas(narrowed).map(\.name) == ["Hello World"])
+        let helloWorld = try #require(narrowed.first, "the subsearch found nothing")
 
         // 30 rows match "item": five come back, as configured.
         let items = try shell.initialResults(["shell", "item"])
@@ -65,7 +66,7 @@ struct DesktopSearchTests {
         #expect(try shell.initialResults(["item"]).count == 2)
 
         // Activation puts the row on the clipboard.
-        let activated = try shell.provider("ActivateResult", "(sasu)", [narrowed[0], ["hello", "world"], 0])
+        let activated = try shell.provider("ActivateResult", "(sasu)", [helloWorld, ["hello", "world"], 0])
         _ = try activated.values()
         try waitFor("the clipboard to hold the row") { try desk.clipboard() == "Hello World" }
 
@@ -74,7 +75,7 @@ struct DesktopSearchTests {
         #expect(try shell.metas(narrowed).map(\.description) == ["notes › Shell"])
         try desk.call("DeleteRow", [s("notes"), i(1), i(0)])
         #expect(try shell.metas(narrowed).isEmpty)
-        let gone = try shell.provider("ActivateResult", "(sasu)", [narrowed[0], [], 0])
+        let gone = try shell.provider("ActivateResult", "(sasu)", [helloWorld, [], 0])
         #expect(gone.errorName == CliptabBus.errorPrefix + "NoSuchRow")
         let bad = try shell.provider("ActivateResult", "(sasu)", ["not an id", [], 0])
         #expect(bad.errorName == CliptabBus.errorPrefix + "InvalidArgument")
@@ -83,7 +84,7 @@ struct DesktopSearchTests {
         let long = try shell.provider("GetInitialResultSet", "(as)", [[String(repeating: "x", count: 2_000)]])
         #expect(long.errorName == CliptabBus.errorPrefix + "InvalidArgument")
         let flood = try shell.provider(
-            "GetResultMetas", "(as)", [Array(repeating: narrowed[0], count: 1_001)])
+            "GetResultMetas", "(as)", [Array(repeating: helloWorld, count: 1_001)])
         #expect(flood.errorName == CliptabBus.errorPrefix + "LimitExceeded")
         // The daemon still answers after every refusal.
         #expect(try shell.initialResults(["greet"]).count == 1)
@@ -100,9 +101,10 @@ struct DesktopSearchTests {
         #expect(try shell.metas(mail).map(\.name) == ["mail-password", SearchHit.mask])
         #expect(!shell.lastLine.contains(Self.secret) && !shell.lastLine.contains("1234"))
         let matches = try shell.runner("Match", "(s)", ["mail"]).values().first as? [[Any]] ?? []
-        #expect(matches.map { $0[1] as? String } == ["mail-password", SearchHit.mask])
+        #expect(matches.map { $0[safe: 1] as? String } == ["mail-password", SearchHit.mask])
         #expect(!shell.lastLine.contains(Self.secret) && !shell.lastLine.contains("1234"))
-        _ = try shell.provider("ActivateResult", "(sasu)", [mail[0], ["mail"], 0]).values()
+        let named = try #require(mail.first, "the search by name found nothing")
+        _ = try shell.provider("ActivateResult", "(sasu)", [named, ["mail"], 0]).values()
         try waitFor("the clipboard to hold the secret") { try desk.clipboard() == Self.secret }
     }
 
@@ -112,20 +114,20 @@ struct DesktopSearchTests {
         let desk = try Self.desk(config: "[search]\nactivate = paste\nmax_results = 3\n")
         let runner = try ShellSearchClient(on: desk)
         let actions = try runner.runner("Actions", "()", []).values().first as? [[Any]] ?? []
-        #expect(actions.map { $0[0] as? String } == ["copy", "paste"])
+        #expect(actions.map { $0[safe: 0] as? String } == ["copy", "paste"])
 
         let matches = try runner.runner("Match", "(s)", ["  hello "]).values().first as? [[Any]] ?? []
-        #expect(matches.map { $0[1] as? String } == ["greet", "Hello World"])
+        #expect(matches.map { $0[safe: 1] as? String } == ["greet", "Hello World"])
         #expect(
-            matches.map { ($0[5] as? [String: Any])?["subtext"] as? String } == [
+            matches.map { ($0[safe: 5] as? [String: Any])?["subtext"] as? String } == [
                 "notes › Greetings", "notes › Greetings",
             ])
-        let relevance = matches.compactMap { $0[4] as? Double }
+        let relevance = matches.compactMap { $0[safe: 4] as? Double }
         #expect(relevance.count == 2 && relevance[0] > relevance[1])
         let items = try runner.runner("Match", "(s)", ["item"]).values().first as? [[Any]] ?? []
         #expect(items.count == 3)
 
-        let id = try #require(matches.first?[0] as? String)
+        let id = try #require(matches.first?[safe: 0] as? String)
         _ = try runner.runner("Run", "(ss)", [id, "copy"]).values()
         try waitFor("the clipboard to hold the named row") {
             try desk.clipboard() == "hello again\nsecond line"
@@ -135,14 +137,41 @@ struct DesktopSearchTests {
         _ = try runner.runner("Teardown", "()", []).values()
     }
 
+    /// KRunner's `Run` does the action chosen, whatever `[search] activate` says: with
+    /// `activate = paste`, copy copies and types nothing (the row stays on the clipboard);
+    /// paste types into the focused Tk entry; with `activate = copy`, paste still types.
+    @Test func kRunnerRunsTheChosenAction() throws {
+        let desk = try Self.desk(config: "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = 3000\n")
+        try desk.ownClipboardElsewhere(Array("before".utf8))
+        let field = try TextFieldProgram.tk(on: desk)
+        let runner = try ShellSearchClient(on: desk)
+        func id(_ query: String) throws -> String {
+            let matches = try runner.runner("Match", "(s)", [query]).values().first as? [[Any]] ?? []
+            return try #require(matches.first?[safe: 0] as? String, "no match for \(query)")
+        }
+
+        _ = try runner.runner("Run", "(ss)", [try id("world"), "copy"]).values()
+        #expect(try desk.clipboard() == "Hello World", "Run with copy did not leave the row on the clipboard")
+        // Run answers once its paste is over: had the copy typed, its text would lead.
+        _ = try runner.runner("Run", "(ss)", [try id("item 3"), "paste"]).values()
+        #expect(field.waitForText("item 3"), "the entry holds \(field.text.debugDescription)")
+        #expect(try desk.clipboard() == "Hello World")
+
+        try desk.daemon.rewriteConfig("[search]\nactivate = copy\n[paste_to_focus]\ntimeout_ms = 3000\n")
+        #expect(try desk.daemon.reload() == [])
+        _ = try runner.runner("Run", "(ss)", [try id("item 4"), "paste"]).values()
+        #expect(field.waitForText("item 3item 4"), "the entry holds \(field.text.debugDescription)")
+        #expect(try desk.clipboard() == "Hello World")
+    }
+
     /// `activate = paste`: the row lands in the focused window (a Tk entry) by XTEST.
     @Test func activationPastesIntoTheFocusedWindow() throws {
         let desk = try Self.desk(config: "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = 3000\n")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let field = try TextFieldProgram.tk(on: desk)
         let shell = try ShellSearchClient(on: desk)
-        let world = try shell.initialResults(["world"])
-        _ = try shell.provider("ActivateResult", "(sasu)", [world[0], ["world"], 0]).values()
+        let world = try #require(try shell.initialResults(["world"]).first, "the search found nothing")
+        _ = try shell.provider("ActivateResult", "(sasu)", [world, ["world"], 0]).values()
         #expect(field.waitForText("Hello World"), "the entry holds \(field.text.debugDescription)")
         #expect(try desk.clipboard() == "before")
     }
@@ -151,10 +180,16 @@ struct DesktopSearchTests {
     @Test func pasteFallsBackToCopy() throws {
         let desk = try Self.desk(config: "[search]\nactivate = paste\n", xtest: false)
         let shell = try ShellSearchClient(on: desk)
-        let world = try shell.initialResults(["world"])
-        _ = try shell.provider("ActivateResult", "(sasu)", [world[0], [], 0]).values()
+        let world = try #require(try shell.initialResults(["world"]).first, "the search found nothing")
+        _ = try shell.provider("ActivateResult", "(sasu)", [world, [], 0]).values()
         try waitFor("the clipboard to hold the row") { try desk.clipboard() == "Hello World" }
         let matches = try shell.runner("Match", "(s)", ["world"]).values().first as? [[Any]] ?? []
-        _ = try shell.runner("Run", "(ss)", [try #require(matches.first?[0] as? String), ""]).values()
+        _ = try shell.runner("Run", "(ss)", [try #require(matches.first?[safe: 0] as? String), ""]).values()
     }
+}
+
+extension Array {
+    /// The element at `index`, or nil past the end: a reply shorter than expected fails an
+    /// expectation instead of crashing the test process (and every suite after it).
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -65,6 +65,24 @@ import Testing
             "the other program's content was not put back")
     }
 
+    /// The caller leaves the bus while the consent dialog is up: once the consent comes,
+    /// nothing is typed and the clipboard is not touched; the paste answers why.
+    @Test func callerGoneDuringTheConsentTypesNothing() throws {
+        let (daemon, _, _) = try ClipboardPolicyTests.daemon()
+        daemon.clipboard.takenByAnotherProgram(offering: "before")
+        daemon.keys.defersPrepare = true
+        let outcome = try ClipboardPolicyTests.paste(daemon, caller: ":1.9")
+        daemon.advance(2000)
+        daemon.service.clipboard.callerGone(":1.9")
+        daemon.keys.pendingPrepare?(nil)
+        daemon.advance(ClipboardPolicy.afterConsentMilliseconds)
+        daemon.clipboard.completeReads()
+        daemon.advance(ClipboardPolicy.maxPrepareMilliseconds)
+        #expect(daemon.keys.chords.isEmpty, "a paste typed for a caller that had left")
+        #expect(daemon.clipboard.copies.isEmpty && daemon.clipboard.servedText() != "one")
+        #expect(outcome.delivered == false && outcome.reason == "the caller left before the paste was typed")
+    }
+
     /// Ready at once (every injector but the portal's first paste): no pause.
     @Test func readyAtOnceTypesAtOnce() throws {
         let (daemon, _, _) = try ClipboardPolicyTests.daemon()

@@ -37,6 +37,8 @@ final class PortalDesk {
     private var owner: ChildProcess?
     /// Sends keys through mutter's remote-desktop API (`.gnome`: to answer the dialog).
     private var keys: ChildProcess?
+    /// The test backend (`.test`), whose consent `ask` keeps its dialog up until answered.
+    private var dialog: ChildProcess?
     private let fieldPath: String
 
     /// Starts everything with `backend`.
@@ -87,8 +89,10 @@ final class PortalDesk {
         case .test(let consent):
             try consent.write(toFile: state.appending("consent"), atomically: true, encoding: .utf8)
             let started = try Self.startStandIn(
-                python, RemoteDesktopTestBackend.script, [daemon.bus.address, mutter.busAddress, state.path])
+                python, RemoteDesktopTestBackend.script, [daemon.bus.address, mutter.busAddress, state.path],
+                stdin: .pipe)
             helpers.append(started.child)
+            dialog = started.child
             guard started.ready else {
                 throw FixtureError(
                     "the portal test backend did not start: \(Self.read(state.appending("backend.log")))")
@@ -120,13 +124,13 @@ final class PortalDesk {
 
     /// Starts one of the desk's Python stand-ins (`script` with `arguments`) and waits for it
     /// to say "ready" (at most 20 s); `ready` false when it did not.
-    private static func startStandIn(_ python: String, _ script: String, _ arguments: [String]) throws -> (
-        child: ChildProcess, ready: Bool
-    ) {
+    private static func startStandIn(
+        _ python: String, _ script: String, _ arguments: [String], stdin: ChildProcess.Stream = .null
+    ) throws -> (child: ChildProcess, ready: Bool) {
         let child = try ChildProcess.spawn(
             python, ["-c", script] + arguments,
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
-            stderr: .null)
+            stdin: stdin, stderr: .null)
         return (child, child.readLine(timeoutMilliseconds: 20_000) == "ready")
     }
 
@@ -176,6 +180,23 @@ final class PortalDesk {
     func waitForDialog() throws {
         guard entry.readLine(timeoutMilliseconds: 20_000) == "out" else {
             throw FixtureError("no dialog took the focus from the entry within 20 s")
+        }
+    }
+
+    /// Waits until the test backend's dialog is up (consent `ask`), at most 20 s.
+    func waitForConsentDialog() throws {
+        guard dialog?.readLine(timeoutMilliseconds: 20_000) == "asked" else {
+            throw FixtureError("the test backend asked no consent within 20 s: \(backendLog)")
+        }
+    }
+
+    /// Answers the test backend's dialog with `answer` (`grant`, or anything else to refuse),
+    /// and waits until it has answered the portal.
+    func answerConsent(_ answer: String) throws {
+        guard let dialog else { throw FixtureError("this desk has no test backend") }
+        try dialog.write(Array((answer + "\n").utf8))
+        guard dialog.readLine(timeoutMilliseconds: 20_000) == "answered" else {
+            throw FixtureError("the test backend did not answer its dialog: \(backendLog)")
         }
     }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
+import CliptabContract
+import DBus
 import DaemonTestSupport
 import Foundation
 import Glibc
@@ -165,5 +167,126 @@ struct PortalPasteTests {
         #expect(
             renewed != token && desk.frontendLog.hasSuffix("Start restore_token=\(renewed)\n"),
             "\(desk.frontendLog)")
+    }
+
+    /// A caller that leaves the bus while the consent dialog is up gets nothing typed once
+    /// the consent comes; the session it started serves the next caller, whose paste alone
+    /// lands, and the clipboard comes back.
+    @Test func callerThatLeftDuringTheDialogGetsNoPaste() throws {
+        let desk = try PortalDesk(.test(consent: "ask"))
+        try desk.add("typed for nobody", row: 0)
+        try desk.add("typed for the one who stayed", row: 1)
+        try desk.ownClipboard("before the paste")
+
+        let caller = try desk.daemon.connect()
+        let message = try BusMessage.methodCall(
+            destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
+            member: "PasteToFocusWithReason")
+        try message.append([s("t"), i(0), i(0), .uint32(3000)])
+        _ = try caller.call(message, timeoutMilliseconds: 30_000) { _ in }
+        try desk.waitForConsentDialog()
+        let name = caller.uniqueName
+        caller.close()
+        // The bus saw it leave, so its NameOwnerChanged reaches cliptabd before the consent.
+        try waitFor("the caller to leave the bus") { !PortalDesk.hasOwner(name, on: desk.daemon.client) }
+        try desk.answerConsent("grant")
+
+        let second = try desk.paste(1)
+        #expect(second.delivered, "\(second.reason)\n\(desk.daemon.log)")
+        _ = eventually { !desk.field.isEmpty }
+        _ = eventually { (try? desk.clipboard()) == "before the paste" }
+        #expect(desk.field == "typed for the one who stayed", "\(desk.backendLog)")
+        #expect(try desk.clipboard() == "before the paste")
+        #expect(desk.consents == ["grant"], "\(desk.backendLog)")
+    }
+
+    /// A kept token the portal refuses (it serves once, or the grant was revoked) is removed
+    /// and the session started again without it: the paste lands after one consent, and the
+    /// new token replaces the refused one, so the next daemon asks nothing.
+    @Test func refusedRestoreTokenIsReplaced() throws {
+        let desk = try PortalDesk(.tokenFrontend)
+        try desk.add("after a stale token ✓", row: 0)
+        try desk.ownClipboard("before the paste")
+        let tokenPath = desk.daemon.dataDirectory + "/remote-desktop-token"
+        try Self.writePrivately("0badc0de-used-before\n", to: tokenPath)
+
+        let first = try desk.paste(0)
+        #expect(first.delivered, "\(first.reason)\n\(desk.daemon.log)")
+        _ = eventually { desk.field == "after a stale token ✓" }
+        #expect(desk.field == "after a stale token ✓")
+        #expect(
+            desk.frontendLog.contains(
+                "restore_token=0badc0de-used-before\nSelectDevices refused the token\n"
+                    + "SelectDevices types=1 persist_mode=2 restore_token=None\n"),
+            "\(desk.frontendLog)")
+        let renewed = try Self.token(at: tokenPath)
+        #expect(
+            renewed != "0badc0de-used-before"
+                && desk.frontendLog.hasSuffix("Start restore_token=\(renewed)\n"))
+
+        _ = eventually { (try? desk.clipboard()) == "before the paste" }
+        try desk.daemon.restart(SIGTERM)
+        let second = try desk.paste(0)
+        #expect(second.delivered, "\(second.reason)\n\(desk.daemon.log)")
+        #expect(desk.consents == ["grant"], "\(desk.frontendLog)")
+    }
+
+    /// A kept token that is not the daemon's private file is not offered.
+    ///
+    /// The consent is asked again, and the new token replaces it mode 0600: readable by the
+    /// user's group (0640), owned by another user, and a FIFO (which is not waited on). A weakened check (others only, or the mode only)
+    /// would offer one of them, and the portal would start without asking.
+    @Test func tokenNotPrivateIsNotOffered() throws {
+        let desk = try PortalDesk(.tokenFrontend)
+        try desk.add("x", row: 0)
+        let tokenPath = desk.daemon.dataDirectory + "/remote-desktop-token"
+        #expect(try desk.paste(0).delivered, "\(desk.daemon.log)")
+        let other: uid_t = geteuid() == 65534 ? 65533 : 65534
+        for (index, exposure) in ["mode 0640", "another owner", "a FIFO"].enumerated() {
+            let token = try Self.token(at: tokenPath)
+            switch index {
+            case 0: chmod(tokenPath, 0o640)
+            case 1: #expect(chown(tokenPath, other, getegid()) == 0)
+            default:
+                // Opened as a file, a FIFO would hold cliptabd until a writer came.
+                unlink(tokenPath)
+                #expect(mkfifo(tokenPath, 0o600) == 0)
+            }
+            try desk.daemon.restart(SIGTERM)
+            let paste = try desk.paste(0)
+            #expect(paste.delivered, "\(exposure): \(paste.reason)\n\(desk.daemon.log)")
+            #expect(desk.consents.count == index + 2, "\(exposure): \(desk.frontendLog)")
+            // Replaced by a regular file before it is read here (a FIFO would hold the test).
+            var status = stat()
+            let regular = stat(tokenPath, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+            #expect(regular && status.st_mode & 0o777 == 0o600 && status.st_uid == geteuid(), "\(exposure)")
+            guard regular else { continue }
+            let renewed = try Self.token(at: tokenPath)
+            #expect(renewed != token)
+            #expect(
+                desk.frontendLog.hasSuffix(
+                    "SelectDevices types=1 persist_mode=2 restore_token=None\nStart restore_token=\(renewed)\n"
+                ),
+                "\(exposure) was offered: \(desk.frontendLog)")
+        }
+        #expect(
+            desk.daemon.log.contains("has mode 640, which lets others read or write it"), "\(desk.daemon.log)"
+        )
+        #expect(desk.daemon.log.contains("belongs to uid \(other), not to this user"), "\(desk.daemon.log)")
+        #expect(desk.daemon.log.contains("is a FIFO, not a regular file"), "\(desk.daemon.log)")
+    }
+
+    /// The kept token's text, without its newline.
+    static func token(at path: String) throws -> String {
+        try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Writes `text` to `path` with mode 0600, as cliptabd keeps its token.
+    static func writePrivately(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FixtureError("cannot write \(path)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw FixtureError("cannot write \(path)") }
     }
 }

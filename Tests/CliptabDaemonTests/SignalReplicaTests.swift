@@ -45,7 +45,9 @@ struct SignalReplica {
         let values = try message.readValues()
         let member = message.member ?? ""
         if member == "PropertiesChanged" {
-            guard case .dictionary(_, _, let entries) = values[1] else { throw FixtureError("bad \(values)") }
+            guard values.count > 1, case .dictionary(_, _, let entries) = values[1] else {
+                throw FixtureError("bad \(values)")
+            }
             for (key, value) in entries where key == .string("Tables") {
                 guard case .variant(let names) = value else { throw FixtureError("bad Tables \(value)") }
                 tablesProperty = try decodeStrings(names)
@@ -147,7 +149,7 @@ struct SignalReplica {
             return (["tables: replica \(byteSorted(tables.keys)), daemon \(names)"], [])
         }
         for name in names {
-            var table = tables[name]!
+            guard var table = tables[name] else { return (["table \(name): not in the replica"], []) }
             let sections = try daemon.sections(name)
             let revision = try daemon.revision(name)
             if revision != table.revision {

@@ -56,7 +56,7 @@ struct MigrationTests {
         #expect(
             snippets.record
                 == TableRecord(id: 3, name: "snippets", revision: 41, allowedActions: .all, isSecret: false))
-        #expect(snippets.sections.map(\.id) == [10, 11])
+        try #require(snippets.sections.map(\.id) == [10, 11])
         #expect(snippets.sections[1].header == "Mail" && snippets.sections[1].footer == "end")
         #expect(
             snippets.sections[0].rows.rows
@@ -66,7 +66,7 @@ struct MigrationTests {
         let vault = try #require(catalog.tables["vault"])
         #expect(
             vault.record.revision == 7 && vault.record.isSecret && vault.record.allowedActions.rawValue == 1)
-        #expect(vault.sections[0].rows.rows == [Row(id: 22, key: 0, text: "hunter2")])
+        #expect(vault.sections.first?.rows.rows == [Row(id: 22, key: 0, text: "hunter2")])
 
         // Names work on the migrated store, and survive a reopen.
         let service = TableService(catalog: catalog, persistence: store, announce: { _, _ in })

@@ -184,13 +184,17 @@ struct OpenCheckTests {
         }
     }
 
-    /// An existing data directory open to others is closed to 0700.
-    @Test("An existing data directory open to others is closed to 0700")
-    func existingDirectory() throws {
+    /// An existing data directory open to others is closed to 0700: open to its group alone
+    /// (0750, 0730), to others alone (0705, 0703), or to both (0755), so that a check
+    /// weakened to one of them fails here.
+    @Test(
+        "An existing data directory open to others is closed to 0700",
+        arguments: [0o755, 0o750, 0o730, 0o705, 0o703, 0o770] as [mode_t])
+    func existingDirectory(mode: mode_t) throws {
         let directory = try TemporaryDirectory(prefix: "cliptab-open")
-        chmod(directory.path, 0o755)
+        chmod(directory.path, mode)
         _ = try SQLiteStore.open(directory: directory.path)
-        #expect(Self.mode(directory.path) == 0o700)
+        #expect(Self.mode(directory.path) == 0o700, "\(String(mode, radix: 8))")
     }
 
     /// A data directory of another user is refused, named with its owner, and nothing is

@@ -31,7 +31,9 @@ struct StoreModelTests {
             return "tables \(loaded.tableNames), expected \(expected.tableNames)"
         }
         for name in expected.tableNames {
-            let (table, wanted) = (loaded.tables[name]!, expected.tables[name]!)
+            guard let table = loaded.tables[name], let wanted = expected.tables[name] else {
+                return "\(name): missing from the tables"
+            }
             if table.record != wanted.record {
                 return "\(name): record \(table.record), expected \(wanted.record)"
             }

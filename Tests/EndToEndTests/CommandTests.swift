@@ -15,7 +15,10 @@ import Testing
         if rows.isEmpty { return [] }
         let added = try cli.run(["add", table] + rows)
         #expect(added.status == 0 && added.err.isEmpty)
-        return try ids(added)
+        // The tests index these ids: a short answer fails the test, it does not crash the run.
+        let made = try ids(added)
+        try #require(made.count == rows.count, "\(rows.count) rows added, ids printed: \(added.out)")
+        return made
     }
 
     /// The ids an `add` or `insert` printed, one `#ID` a line (and nothing else).
@@ -71,6 +74,7 @@ import Testing
                 .status == 0)
         #expect(try cli.run("section", "add", "layout", "--header", "Notes") == Outcome(0, "1\n"))
         let notes = try ids(cli.run("add", "layout", "--section", "1", "first line\nsecond\tline", ""))
+        try #require(notes.count == 2, "\(notes)")
         #expect(notes.count == 2)
         #expect(try cli.run("section", "add", "layout") == Outcome(0, "2\n"))
         let expected = """

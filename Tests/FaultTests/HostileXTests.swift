@@ -176,6 +176,7 @@ struct HostileXTests {
                 ["unknown", "1000"],
             ], expected: Setup.small)
         Self.expectServed(siege, setup)
+        try #require(siege.results.count == 4, "\(siege.results)")
         let multiple = siege.results[0]
         for (name, answer) in multiple {
             #expect(answer as? String != "none", "MULTIPLE \(name) got no answer")

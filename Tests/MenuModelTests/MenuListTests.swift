@@ -170,7 +170,7 @@ final class ArraySource: RowSource {
         #expect(source.calls.count <= 3)
         // A filter needs every row: one call for the section.
         list.setFilter("row 5000")
-        #expect(source.calls.last! == (0, 0, 0))
+        #expect(source.calls.last.map { $0 == (0, 0, 0) } == true, "\(source.calls)")
         #expect(list.count == 12)
     }
 

@@ -114,6 +114,34 @@ struct PickTests {
         #expect(try fixture.cliptab("pick", "t", "--launcher", launcher).exitCode == 1)
     }
 
+    /// A launcher that crashes (a stand-in for fuzzel 1.8.2, which segfaults at start on
+    /// sway after another program's tiny keymap) is reported with its signal, exit 1, not as
+    /// "nothing chosen"; one killed by a signal to end it says so; a crash while the tables
+    /// are offered is reported the same way.
+    @Test func crashedLauncherIsReportedWithItsSignal() throws {
+        let fixture = try fixtureWithTwins()
+        let launcher = fixture.data.appending("crashing")
+        for (signal, report) in [
+            ("SEGV", "crashed (SIGSEGV)"), ("ABRT", "crashed (SIGABRT)"), ("TERM", "was killed by SIGTERM"),
+        ] {
+            try script(launcher, "cat > /dev/null; kill -\(signal) $$")
+            let result = try fixture.cliptab("pick", "t", "--launcher", launcher, "--action", "print")
+            #expect(result.exitCode == 1 && result.outputText == "", "\(signal): \(result.errorText)")
+            #expect(
+                result.errorText
+                    == "cliptab: the launcher \(launcher) \(report) before anything was chosen\n",
+                "\(signal): \(result.errorText)")
+        }
+        // The table asked first: the same report.
+        try script(launcher, "kill -SEGV $$")
+        let tables = try fixture.cliptab("pick", "--launcher", launcher, "--action", "print")
+        #expect(
+            tables.exitCode == 1
+                && tables.errorText
+                    == "cliptab: the launcher \(launcher) crashed (SIGSEGV) before anything was chosen\n",
+            "\(tables.errorText)")
+    }
+
     /// rofi's and wofi's answers are indexes: rofi's -1 (text typed, not chosen) is no
     /// choice; wofi's line number maps to its row.
     @Test func indexAnswersOfRofiAndWofi() throws {

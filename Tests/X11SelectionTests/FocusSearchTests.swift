@@ -66,6 +66,16 @@ struct FocusSearchTests {
         #expect(result.requests <= 3, "\(result.requests) requests")
     }
 
+    @Test("_NET_ACTIVE_WINDOW does not stand for a PointerRoot focus: the window under the pointer does")
+    func activeWindowIsNotTheFocusUnderPointerRoot() throws {
+        let harness = try Harness()
+        // The client's windows lie at the screen's corner, the pointer at its centre: no
+        // window is under it, so no client is found, whatever the property names.
+        let result = try search(harness, ["2", "chain", "top", "top", "pointerroot"])
+        #expect(
+            result.found == nil, "the active window chose the target: \(String(describing: result.found))")
+    }
+
     @Test("a client two levels up is still found")
     func nearClientsAreFound() throws {
         let harness = try Harness()

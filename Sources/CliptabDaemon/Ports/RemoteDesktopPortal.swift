@@ -13,7 +13,8 @@ import X11Selection
 /// `handle_token`, matched before the call. Every call is asynchronous on the daemon's bus
 /// connection, so other clients are served while the dialog is up; the paste that waits
 /// bounds its own wait. A new restore token from `Start` replaces the kept one (a token
-/// serves once). When the portal closes the session (`Session.Closed`) or leaves the bus,
+/// serves once); a kept token the portal refuses is removed and the start begun again
+/// without it. When the portal closes the session (`Session.Closed`) or leaves the bus,
 /// the session is dropped and the next paste starts another.
 public final class RemoteDesktopPortal {
     /// The portal's bus name.
@@ -62,6 +63,8 @@ public final class RemoteDesktopPortal {
     private var version: UInt32 = 0
     /// Whether the restore token went with this session's `SelectDevices`.
     private var offeredToken = false
+    /// Set when the portal refused the kept token in this start: it is not offered again.
+    private var tokenRefused = false
     private var tokenCount = 0
     /// The chord's key calls not sent yet, with their session.
     private var queuedKeys: [(String, BusMessage)] = []
@@ -98,6 +101,7 @@ public final class RemoteDesktopPortal {
         case .starting: waiters.append(ready)
         case .idle:
             waiters.append(ready)
+            tokenRefused = false
             begin()
         }
     }
@@ -234,11 +238,13 @@ public final class RemoteDesktopPortal {
                     + "to be asked again"
                 // The portal closes the session itself; its Closed signal must not undo this.
                 startingSession = nil
+                // A dialog shown although the token went along: the portal no longer honours it.
+                if offeredToken { tokenFile?.remove() }
                 state = .refused(reason)
                 Log.line("no remote-desktop session: \(reason)", level: .warning)
                 return finishWaiters(NoPasteTarget(reason))
             }
-            if offeredToken { tokenFile?.remove() }
+            if offeredToken { return startAgainWithoutToken(step, code: code) }
             return finish(
                 NoPasteTarget(
                     "the desktop's RemoteDesktop portal ended \(step.rawValue) (response \(code)), so cliptabd cannot "
@@ -287,12 +293,29 @@ public final class RemoteDesktopPortal {
     }
 
     private func keptToken() -> String? {
+        guard !tokenRefused else { return nil }
         do {
             return try tokenFile?.read()
         } catch {
-            Log.line(error.message, level: .warning)
+            Log.line(error.message + "; the desktop asks for consent again", level: .warning)
             return nil
         }
+    }
+
+    /// The portal ended `step` of a start that offered the kept token: the token is removed
+    /// (it serves once, or the person revoked the grant) and the start begins again without
+    /// it, once, which asks for consent; a refused token kept would fail every later paste.
+    private func startAgainWithoutToken(_ step: Step, code: UInt32) {
+        Log.line(
+            "the RemoteDesktop portal ended \(step.rawValue) (response \(code)) with the kept restore token; "
+                + "the token is removed and the session started again without it",
+            level: .warning)
+        tokenFile?.remove()
+        tokenRefused = true
+        awaited = nil
+        if let session = startingSession { close(session) }
+        startingSession = nil
+        begin()
     }
 
     /// Ends a start that failed: back to idle, so that the next paste tries again.

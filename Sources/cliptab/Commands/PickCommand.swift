@@ -26,8 +26,9 @@ struct PickCommand: CLICommand {
             without a display fzf. fuzzel answers with the line's index (--index).
             --action: paste (the default) into the focused window, copying instead where the
             daemon cannot paste; copy; print the text. The paste goes to the window that had
-            the focus before the launcher ran. Exit 1 when nothing was chosen, or when the
-            paste was not delivered (the daemon's reason on stderr).
+            the focus before the launcher ran. Exit 1 when nothing was chosen, when the
+            launcher crashed (its signal on stderr), or when the paste was not delivered (the
+            daemon's reason on stderr).
             """,
         arguments: [ArgumentSpec("TABLE", .optional, help: "the table to pick from", completion: .table)],
         options: [

@@ -153,6 +153,9 @@ struct Launcher {
 
     /// Writes `lines` to the started launcher's stdin while reading what it prints; returns
     /// that and whether it exited with status 0.
+    ///
+    /// Throws, naming the signal, when the launcher was ended by a signal it was not sent
+    /// here (it crashed).
     func finish(_ child: ChildProcess, _ lines: [String]) throws -> (output: String, succeeded: Bool) {
         // The bytes written straight, without a joined copy of every line first.
         var input: [UInt8] = []
@@ -209,6 +212,15 @@ struct Launcher {
         let exited = child.waitForExit(timeoutMilliseconds: Self.exitGraceMilliseconds)
         let termination = exited ?? child.terminate(graceMilliseconds: Self.exitGraceMilliseconds)
         LauncherStop.disarm()
+        // A launcher ended by a signal it was not sent here crashed (fuzzel 1.8.2 segfaults at
+        // start on sway after another program's tiny keymap): not the person's "nothing".
+        if exited != nil, case .signaled(let signal) = termination, !(lineEnded && signal == SIGPIPE) {
+            throw CLIFailure.local(
+                "the launcher \(words[0]) "
+                    + (isCrashSignal(signal)
+                        ? "crashed (\(signalName(signal)))" : "was killed by \(signalName(signal))")
+                    + " before anything was chosen")
+        }
         if !lineEnded && output.count > Self.answerLimit {
             throw CLIFailure.local(
                 "the launcher \(commandLine(prompt: "")[0]) printed more than \(Self.answerLimit) bytes without a newline"
