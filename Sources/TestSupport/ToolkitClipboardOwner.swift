@@ -26,8 +26,12 @@ public final class ToolkitClipboardOwner {
 
     /// Starts an owner of the clipboard in `sway`'s session offering `text` as
     /// `text/plain;charset=utf-8` and `text/plain`, then `extraTypes` more types
-    /// (`application/x-cliptab-test-N`, the same bytes), then the password hint with the
-    /// content `hint` when given.
+    /// (`application/x-cliptab-test-N-xxx…`, 160 bytes each, the same content), then the
+    /// password hint with the content `hint` when given.
+    ///
+    /// The compositor writes a selection's offer to every clipboard manager at once, and a
+    /// client that does not read it meanwhile is dropped once its socket is full: 5,000 such
+    /// types are some 850 KB of offer.
     ///
     /// With `waitUntilOwning`, returns once the compositor has taken the selection (at most
     /// `timeoutMilliseconds`); else at once.
@@ -176,11 +180,13 @@ public final class ToolkitClipboardOwner {
             zwlr_data_control_source_v1_offer(source, "text/plain;charset=utf-8");
             zwlr_data_control_source_v1_offer(source, "text/plain");
             for (int i = 0; i < extra; i++) {
-                char type[64];
-                snprintf(type, sizeof type, "application/x-cliptab-test-%d", i);
+                char type[161];
+                int length = snprintf(type, sizeof type, "application/x-cliptab-test-%d-", i);
+                memset(type + length, 'x', sizeof type - 1 - length);
+                type[sizeof type - 1] = 0;
                 zwlr_data_control_source_v1_offer(source, type);
-                // libwayland's buffer holds about a hundred such requests: send them as they come.
-                if (i % 64 == 0) flush(display);
+                // libwayland's buffer (4 KiB) holds about 20 such requests: send them as they come.
+                if (i % 16 == 0) flush(display);
             }
             if (hint) zwlr_data_control_source_v1_offer(source, "x-kde-passwordManagerHint");
             zwlr_data_control_device_v1_set_selection(device, source);

@@ -8,32 +8,32 @@
 /// does so for a selection of 5,000 types, whose offer overflows each client's buffer): each
 /// new connection is dropped again as long as that owner lives, so the attempts back off
 /// instead of reconnecting every few seconds for as long as it does.
-struct ReconnectSchedule {
+public struct ReconnectSchedule {
     /// The first delay, in milliseconds.
-    let base: UInt64
+    public let base: UInt64
     /// The longest delay, in milliseconds.
-    let maximum: UInt64
+    public let maximum: UInt64
     /// How long a connection must have lasted for its loss to start the count anew.
-    let stable: UInt64
+    public let stable: UInt64
     /// The losses (and failed attempts after them) in a row; 0 before the first.
-    private(set) var losses = 0
+    public private(set) var losses = 0
     /// When the last loss happened (the monotonic clock's milliseconds), and why.
-    private(set) var lastLoss: (at: UInt64, reason: String)?
+    public private(set) var lastLoss: (at: UInt64, reason: String)?
     private var connectedAt: UInt64?
 
     /// A schedule starting at `base` milliseconds.
-    init(base: Int, maximum: UInt64 = 60_000, stable: UInt64 = 60_000) {
+    public init(base: Int, maximum: UInt64 = 60_000, stable: UInt64 = 60_000) {
         self.base = UInt64(max(base, 1))
         self.maximum = max(maximum, self.base)
         self.stable = stable
     }
 
     /// Notes a connection made at `now`.
-    mutating func connected(now: UInt64) { connectedAt = now }
+    public mutating func connected(now: UInt64) { connectedAt = now }
 
     /// Notes the loss of the connection (or a failed attempt after one) at `now`; returns
     /// the delay until the next attempt.
-    mutating func lost(now: UInt64, reason: String) -> UInt64 {
+    public mutating func lost(now: UInt64, reason: String) -> UInt64 {
         if let connectedAt, now >= connectedAt + stable { losses = 0 }
         connectedAt = nil
         losses += 1
@@ -42,5 +42,5 @@ struct ReconnectSchedule {
     }
 
     /// The delay after the current run of losses.
-    var delay: UInt64 { min(base << UInt64(min(max(losses - 1, 0), 16)), maximum) }
+    public var delay: UInt64 { min(base << UInt64(min(max(losses - 1, 0), 16)), maximum) }
 }
