@@ -144,7 +144,19 @@ void CWayland_offer_destroy(struct wl_proxy *offer) {
         offer, ZWLR_DATA_CONTROL_OFFER_V1_DESTROY, NULL, wl_proxy_get_version(offer), WL_MARSHAL_FLAG_DESTROY);
 }
 
-int CWayland_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+int CWayland_pipe(int fds[2]) {
+    // The write end goes to the owner, which may write as if it blocked (GLFW stops at the
+    // first EAGAIN): only the end we read from may be non-blocking.
+    if (pipe2(fds, O_CLOEXEC) < 0) return -1;
+    if (CWayland_set_nonblocking(fds[0]) < 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
 
 int CWayland_set_nonblocking(int fd) {
     int flags = fcntl(fd, F_GETFL);

@@ -96,10 +96,21 @@ extension WaylandSelectionService {
             selection, mimeType: Self.passwordHintType, timeoutMilliseconds: timeoutMilliseconds, maxBytes: 64
         ) {
             result in
-            // The content is `secret`; a newline or spaces around it are tolerated.
-            let hint = ((try? result.get()) ?? []).filter { ![9, 10, 13, 32].contains($0) }
-            readText(hint == Array("secret".utf8))
+            readText(Self.hintMarksSecret((try? result.get()) ?? []))
         }
+    }
+
+    /// True when `hint`, the content of an owner's password hint
+    /// (`x-kde-passwordManagerHint`), marks its text secret: `secret`, with spaces or line
+    /// ends around it tolerated (an owner that writes it with a newline means the same).
+    ///
+    /// The one reading of the hint: for a text read and for a paste's snapshot alike.
+    public static func hintMarksSecret(_ hint: [UInt8]) -> Bool {
+        let blank: Set<UInt8> = [9, 10, 13, 32]
+        guard let first = hint.firstIndex(where: { !blank.contains($0) }),
+            let last = hint.lastIndex(where: { !blank.contains($0) })
+        else { return false }
+        return hint[first...last].elementsEqual("secret".utf8)
     }
 
     /// Reads from every owner's pipe what it has; fails the reads past their deadline.

@@ -120,4 +120,28 @@ struct ReadingTests {
         #expect(MonotonicClock.milliseconds() - started >= 300)
         #expect(!harness.service.isBroken)
     }
+
+    @Test("An owner that writes as GLFW does (one write loop, given up at EAGAIN) is read whole")
+    func toolkitOwnerReadWhole() throws {
+        let harness = try WaylandHarness()
+        let text = Array(
+            String(repeating: "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLM\n", count: 20_000).utf8)
+        let owner = try ToolkitClipboardOwner(in: harness.sway, text: text)
+        #expect(harness.pump { !harness.service.offeredTypes(.clipboard).isEmpty })
+        let read = try #require(harness.read(.clipboard, mimeType: "text/plain;charset=utf-8")).get()
+        #expect(byteDifference(read, text) == nil)
+        // The owner's pipe end blocks: its one write loop wrote everything.
+        #expect(owner.report() == "sent text/plain;charset=utf-8 1000000 0")
+        withExtendedLifetime(owner) {}
+    }
+
+    @Test("The password hint is read one way: `secret` with blanks around it marks the text")
+    func hintReading() {
+        for hint in ["secret", "secret\n", " secret\r\n", "\tsecret "] {
+            #expect(WaylandSelectionService.hintMarksSecret(Array(hint.utf8)), "\(hint.debugDescription)")
+        }
+        for hint in ["", "\n", "secrets", "not secret", "SECRET", "sec ret"] {
+            #expect(!WaylandSelectionService.hintMarksSecret(Array(hint.utf8)), "\(hint.debugDescription)")
+        }
+    }
 }

@@ -125,7 +125,8 @@ void CWayland_offer_receive(struct wl_proxy *offer, const char *mime_type, int32
 /// offer.destroy.
 void CWayland_offer_destroy(struct wl_proxy *offer);
 
-/// A pipe whose both ends are close-on-exec and non-blocking; -1 and errno on failure.
+/// A pipe whose both ends are close-on-exec, the read end (`fds[0]`) alone non-blocking: the
+/// write end is another program's; -1 and errno on failure.
 int CWayland_pipe(int fds[2]);
 /// Makes `fd` non-blocking; -1 and errno on failure.
 int CWayland_set_nonblocking(int fd);

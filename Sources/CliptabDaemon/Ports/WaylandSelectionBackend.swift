@@ -11,8 +11,10 @@ import WaylandSelection
 /// keystroke mark it came after (`WaylandSelectionService.markKeystroke()`, set by the
 /// key injectors after each chord): a paste's target reads after its chord's mark, while
 /// clipboard managers read every new selection before it. A compositor that goes
-/// away or stops answering breaks the connection: every ownership ends with it, tables are
-/// served meanwhile, and a fresh connection is tried every `reconnectMilliseconds`.
+/// away, stops answering or drops the connection breaks it: every ownership ends with it,
+/// tables are served meanwhile, the loss is logged, and a fresh connection is tried after
+/// `reconnectMilliseconds`, backing off while the compositor keeps dropping it
+/// (`ReconnectSchedule`); clipboard calls meanwhile say when and why it was lost.
 public final class WaylandSelectionBackend: SelectionBackend {
     /// What it can do: PRIMARY where the manager has it; readers are "named" by the
     /// keystroke mark they came after, which is what the paste's target is told apart by.
@@ -29,6 +31,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
     private var primarySupported = true
     private var nextConnectAttempt: UInt64 = 0
     private var lastConnectError = ""
+    private var reconnects: ReconnectSchedule
     /// The ownerships of ours, by selection: the stamp and the service's token.
     private var owned: [ClipboardSelection: (stamp: OwnershipStamp, token: WaylandOwnershipToken)] = [:]
     private var lastStamp: UInt64 = 0
@@ -43,6 +46,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
         self.display = display
         self.settings = settings
         self.keyboards = keyboards
+        reconnects = ReconnectSchedule(base: settings.reconnectMilliseconds)
         do {
             try connect()
         } catch {
@@ -73,6 +77,13 @@ public final class WaylandSelectionBackend: SelectionBackend {
         primarySupported = connected.supportsPrimarySelection
         protocolName = connected.protocolName
         lastConnectError = ""
+        let now = MonotonicClock.milliseconds()
+        if let loss = reconnects.lastLoss {
+            Log.line(
+                "clipboard: reconnected to the Wayland display \(display), \(seconds(now - loss.at)) s after "
+                    + "losing the connection (\(loss.reason))")
+        }
+        reconnects.connected(now: now)
         keyboards?.connected(connected)
     }
 
@@ -82,32 +93,66 @@ public final class WaylandSelectionBackend: SelectionBackend {
     }
 
     /// A live connection, made now if there is none and the compositor may be back.
+    ///
+    /// `force` (a clipboard call) tries at once, but not after a loss: then only the
+    /// schedule's attempts do, so that calls cannot undo the back-off.
     @discardableResult
     private func connectIfNeeded(now: UInt64, force: Bool = false) -> WaylandSelectionService? {
         if let service, !service.isBroken { return service }
         dropBrokenService(now: now)
-        guard force || now >= nextConnectAttempt else { return nil }
+        guard (force && reconnects.losses == 0) || now >= nextConnectAttempt else { return nil }
         nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
         do {
             try connect()
             return service
         } catch {
             lastConnectError = "\(error)"
+            if reconnects.losses > 0 {
+                scheduleReconnect(now: now, reason: lastConnectError, what: "could not reconnect to")
+            }
             return nil
         }
     }
 
     private func unavailable() -> CliptabError {
+        let now = MonotonicClock.milliseconds()
+        if let loss = reconnects.lastLoss {
+            let next = nextConnectAttempt > now ? seconds(nextConnectAttempt - now, roundingUp: true) : 0
+            let run = reconnects.losses > 1 ? ", \(reconnects.losses) times in a row" : ""
+            return CliptabError(
+                .clipboardUnavailable,
+                "the Wayland connection to \(display) was lost \(seconds(now - loss.at)) s ago\(run) "
+                    + "(\(loss.reason)); reconnecting in \(next) s")
+        }
         let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
         return CliptabError(
             .clipboardUnavailable, "the Wayland display \(display) is not reachable: \(reason)")
+    }
+
+    /// Notes a loss (or a failed attempt after one, `what` says which), logs it and sets the
+    /// next attempt.
+    private func scheduleReconnect(now: UInt64, reason: String, what: String) {
+        let delay = reconnects.lost(now: now, reason: reason)
+        nextConnectAttempt = now + delay
+        let run = reconnects.losses > 1 ? " (\(reconnects.losses) times in a row)" : ""
+        Log.line(
+            "clipboard: \(what) the Wayland display \(display)\(run): \(reason); "
+                + "reconnecting in \(seconds(delay, roundingUp: true)) s",
+            level: .warning)
+    }
+
+    /// Whole seconds of `milliseconds`, for messages.
+    private func seconds(_ milliseconds: UInt64, roundingUp: Bool = false) -> UInt64 {
+        (milliseconds + (roundingUp ? 999 : 0)) / 1000
     }
 
     private func dropBrokenService(now: UInt64) {
         guard let service, service.isBroken else { return }
         lastConnectError = service.failure.map { "\($0)" } ?? ""
         self.service = nil
-        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
+        scheduleReconnect(
+            now: now, reason: lastConnectError.isEmpty ? "the connection failed" : lastConnectError,
+            what: "lost the connection to")
         for selection in ClipboardSelection.allCases {
             if let ownership = owned.removeValue(forKey: selection) {
                 events.append(.lost(selection, ownership.stamp))
@@ -294,7 +339,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
                 // A type the owner does not give after all is left out.
                 guard case .success(let bytes)? = result else { continue }
                 if type == WaylandSelectionService.passwordHintType {
-                    saved.isMarkedSecret = bytes.elementsEqual("secret".utf8)
+                    saved.isMarkedSecret = WaylandSelectionService.hintMarksSecret(bytes)
                 } else {
                     saved.formats.append((type, bytes))
                 }
