@@ -187,6 +187,10 @@ struct CommandLineToolTests {
             "PasteWithInputs", [s("tpl"), i(0), i(0), u(0), t(0), inputs(["Name": "Ann"])],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
+        (
+            "CopyQuiet", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"]), b(false)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         ("Reload", [], .reply([strings([])])),
     ]
 
