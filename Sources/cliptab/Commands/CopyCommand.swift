@@ -80,6 +80,14 @@ struct CopyCommand: CLICommand {
                 withValues, address + more + (paste ? [.uint64(0)] : []) + [values.busValue])
         }
         guard paste else {
+            if quiet {
+                // The text is not printed, so it need not come back over the bus; a daemon
+                // without CopyQuiet gets the calls below.
+                do {
+                    _ = try copyQuietly(context, address, values: &values, section: section, row: row)
+                    return
+                } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {}
+            }
             let text = try call("Copy", "CopyWithInputs", []).string(0)
             // Asked only when the text would be printed: a quiet copy costs one call.
             if !quiet, try !context.isSecret(table) { try printText(text, context) }
@@ -91,5 +99,21 @@ struct CopyCommand: CLICommand {
             let reason = try reply.string(1)
             throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
         }
+    }
+
+    /// Calls `CopyQuiet`, asking for the template's inputs when the daemon says some are
+    /// missing and the terminal can; the reply is the text's length in bytes.
+    private func copyQuietly(
+        _ context: CommandContext, _ address: [BusValue], values: inout TemplateValues, section: Int32,
+        row: Int32
+    ) throws -> DaemonReply {
+        let call = { [raw] (values: TemplateValues) in
+            try context.call("CopyQuiet", address + [values.busValue, .boolean(raw)])
+        }
+        guard values.isEmpty && !raw else { return try call(values) }
+        do { return try call(values) } catch  where TemplateValues.isInputRequired(error) {
+            guard try values.ask(context, table: table, section: section, row: row) else { throw error }
+        }
+        return try call(values)
     }
 }
