@@ -114,7 +114,7 @@ enum ClipboardBenchmark {
         _ environment: [String: String]
     ) throws -> BigCopy {
         var figures = BigCopy()
-        for index in 0..<bigRepetitions {
+        for index in 0..<BigCopy.repetitions {
             let ours = try CLIBenchmark.timedRun(
                 [cliptab, "copy", "-q", "T", "0:1"], environment: environment)
             let oursRead = try CLIBenchmark.timedRun(read, environment: environment)

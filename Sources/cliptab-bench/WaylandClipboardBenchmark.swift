@@ -109,7 +109,7 @@ enum WaylandClipboardBenchmark {
         // The 10 MiB copy itself, then with its read: wl-copy gets the file as its standard
         // input, as `wl-copy < FILE` would, without a shell in between.
         var bigCopy = BigCopy()
-        for index in 0..<bigRepetitions {
+        for index in 0..<BigCopy.repetitions {
             let ours = try copied(cliptab, ["copy", "-q", "T", "0:1"])
             let oursRead = try timed { try sway.paste(timeoutMilliseconds: 60_000) }
             let theirs = try withStandardInput(from: bigFile) { try copied("wl-copy", [], stdin: .inherit) }
