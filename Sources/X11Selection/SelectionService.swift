@@ -238,6 +238,21 @@ public final class SelectionService {
         }
     }
 
+    /// Makes this service the owner of `selection` with `text`, as `own(_:text:secret:at:)`
+    /// does with its bytes: a Swift string is well-formed UTF-8 already, so its bytes are
+    /// copied once, unchecked, straight into the memory zeroed on release (no array of
+    /// them is left behind unwiped).
+    @discardableResult
+    public func own(_ selection: SelectionName, string text: String, secret: Bool, at: ServerTime? = nil)
+        throws(SelectionError) -> ServerTime
+    {
+        guard !connection.isBroken else { throw lostError }
+        let buffer = WipingBuffer.copying(utf8Of: text)
+        return try take(selection, at: at) { time in
+            Ownership(text: buffer, secret: secret, time: time, selection: selection)
+        }
+    }
+
     /// Makes this service the owner of `selection` with another program's formats, as
     /// `readSnapshot` kept them; `secret` and `at` as for `own(_:text:secret:at:)`.
     @discardableResult

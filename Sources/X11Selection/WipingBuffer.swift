@@ -26,6 +26,14 @@ final class WipingBuffer {
         return WipingBuffer(storage: storage, count: bytes.count)
     }
 
+    /// Copies the UTF-8 bytes of `text` into a new buffer, in one pass over contiguous memory.
+    static func copying(utf8Of text: String) -> WipingBuffer {
+        var text = text
+        // A no-op for native strings, the only kind on Linux.
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { copying($0) } ?? copying(Array(text.utf8))
+    }
+
     /// Moves `bytes` into a new buffer: copies them, then zeroes and empties the array (used
     /// for converted forms of a possibly secret text).
     static func taking(_ bytes: inout [UInt8]) -> WipingBuffer {

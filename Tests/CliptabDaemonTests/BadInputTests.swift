@@ -41,6 +41,7 @@ struct BadInputTests {
         "CopyRaw": [s("t"), i(0), i(0)], "CopyWithInputs": [s("t"), i(0), i(0), inputs(["a": "b"])],
         "PasteWithInputs": [s("t"), i(0), i(0), u(0), t(0), inputs(["a": "b"])],
         "PerformActionWithInputs": [s("t"), s("delete"), i(0), i(0), inputs(["a": "b"])],
+        "CopyQuiet": [s("t"), i(0), i(0), inputs(["a": "b"]), b(false)],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

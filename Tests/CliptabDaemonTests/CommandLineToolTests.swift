@@ -192,6 +192,10 @@ struct CommandLineToolTests {
             "PerformActionWithInputs", [s("tpl"), s("delete"), i(0), i(0), inputs(["Name": "Ann"])],
             .reply([s("Hi {input:Name=you}!"), b(false)])
         ),
+        (
+            "CopyQuiet", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"]), b(false)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         ("Reload", [], .reply([strings([])])),
     ]
 

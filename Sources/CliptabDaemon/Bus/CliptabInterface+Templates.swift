@@ -58,6 +58,26 @@ extension CliptabInterface {
                     inputs: a.stringDictionary("inputs"),
                     completion: done)
             },
+            // Answers no text: a 10 MiB row sent back cost a copy several times what the
+            // clipboard itself costs (libdbus checks and copies it, the caller reads it).
+            .deferredByteCount(
+                "CopyQuiet",
+                [
+                    arg("table", "s"), arg("section", "i"), arg("row", "i"), arg("inputs", "a{ss}"),
+                    arg("raw", "b"),
+                ],
+                [arg("bytes", "t")]
+            ) { service, a, done in
+                let inputs = try a.stringDictionary("inputs")
+                let raw = try a.bool("raw")
+                if raw && !inputs.isEmpty {
+                    throw CliptabError(
+                        .invalidArgument, "a raw copy takes the stored text: it takes no inputs")
+                }
+                try service.copy(
+                    a.string("table"), section: a.int32("section"), row: a.int32("row"), inputs: inputs,
+                    raw: raw, completion: done)
+            },
             .deferredPaste(
                 "PasteWithInputs",
                 [

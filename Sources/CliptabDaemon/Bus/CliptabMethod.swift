@@ -64,6 +64,17 @@ struct CliptabMethod {
             handler)
     }
 
+    /// A deferred copy that answers the length of its text in UTF-8 bytes instead of the
+    /// text (`CopyQuiet`): a caller that does not show the text does not pay for it twice.
+    static func deferredByteCount(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (ClipboardService, CallArguments, @escaping ClipboardService.Completion) throws -> Void
+    ) -> CliptabMethod {
+        deferredReply(
+            name, inputs, outputs, encode: { [BusValue.uint64(UInt64($0.text.utf8.count))] }, handler)
+    }
+
     /// A deferred method that answers a paste's result: its `delivered` alone
     /// (`PasteToFocus`), or with the reason (`PasteToFocusWithReason`).
     static func deferredPaste(

@@ -147,7 +147,7 @@ public final class X11SelectionBackend: SelectionBackend {
         do {
             switch content {
             case .text(let text):
-                time = try service.own(name, text: Array(text.utf8), secret: secret, at: at)
+                time = try service.own(name, string: text, secret: secret, at: at)
             case .saved(let saved):
                 guard let saved = saved as? X11SavedClipboard else {
                     throw CliptabError(.clipboardUnavailable, "that content was read by another backend")

@@ -66,6 +66,16 @@ struct CopyCommand: CLICommand {
         let (section, row) = try context.resolve(cell, in: table)
         let address = [string(table), int32(section), int32(row)]
         guard paste else {
+            if quiet {
+                // The text is not printed, so it need not come back over the bus; a daemon
+                // without CopyQuiet (API version 4) gets the calls below.
+                do {
+                    _ = try withValues(context, section, row) { values in
+                        try context.call("CopyQuiet", address + [values.busValue, .boolean(raw)])
+                    }
+                    return
+                } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {}
+            }
             if raw {
                 let text = try context.call("CopyRaw", address).string(0)
                 if !quiet, try !context.isSecret(table) { try printText(text, context) }
