@@ -149,9 +149,11 @@ public final class BusConnection {
     }
 
     /// Joins the connection to the caller's loop and installs the filter through which every
-    /// message passes: replies to calls made without blocking, calls to registered objects
-    /// (queued per sender), and signals for the handlers.
+    /// message passes: messages carrying descriptors (refused, see `+Descriptors`), replies to
+    /// calls made without blocking, calls to registered objects (queued per sender), and
+    /// signals for the handlers.
     private func startDispatching() throws {
+        limitReceivedDescriptors()
         try loop.install(on: handle)
         let data = Unmanaged.passUnretained(self).toOpaque()
         let filterAdded = dbus_connection_add_filter(
@@ -166,7 +168,9 @@ public final class BusConnection {
                         return DBUS_HANDLER_RESULT_NEED_MEMORY
                     }
                 }
-                if connection.completeUnrouted(message) || connection.queueCall(message) {
+                if connection.refuseDescriptors(message) || connection.completeUnrouted(message)
+                    || connection.queueCall(message)
+                {
                     return DBUS_HANDLER_RESULT_HANDLED
                 }
                 connection.deliverSignal(message)
