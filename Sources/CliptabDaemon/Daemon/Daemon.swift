@@ -43,7 +43,7 @@ public final class Daemon {
     private var publisher: SignalPublisher?
     private var peers: BusServer?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
-    private var menuLauncher = MenuLauncher()
+    private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -166,7 +166,8 @@ public final class Daemon {
             "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
         return EventLoop(
-            bus: bus, peers: peers, signals: signals, sources: clipboard.map { [$0] } ?? [],
+            bus: bus, peers: peers, signals: signals,
+            sources: (clipboard.map { [$0 as PollSource] } ?? []) + [menuLauncher],
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
