@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <malloc.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int CPosix_signalfd(const sigset_t *mask) {
@@ -34,4 +35,9 @@ int CPosix_pipe_cloexec(int fds[2]) {
 
 int CPosix_malloc_trim(void) {
     return malloc_trim(0);
+}
+
+int CPosix_pidfd_open(pid_t pid) {
+    // glibc 2.36 declares no wrapper; the descriptor is close-on-exec by the kernel's rule.
+    return (int)syscall(SYS_pidfd_open, pid, 0);
 }

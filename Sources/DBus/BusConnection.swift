@@ -112,6 +112,7 @@ public final class BusConnection {
         if waitingForHello {
             _ = try withBusError { error in dbus_bus_register(opened, error) }
         }
+        connection.limitReceivedDescriptors()
         try connection.loop.install(on: opened)
         let data = Unmanaged.passUnretained(connection).toOpaque()
         let filterAdded = dbus_connection_add_filter(
@@ -119,7 +120,9 @@ public final class BusConnection {
             { _, message, data in
                 guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
                 let connection = Unmanaged<BusConnection>.fromOpaque(data).takeUnretainedValue()
-                if connection.completeUnrouted(message) || connection.queueCall(message) {
+                if connection.refuseDescriptors(message) || connection.completeUnrouted(message)
+                    || connection.queueCall(message)
+                {
                     return DBUS_HANDLER_RESULT_HANDLED
                 }
                 connection.deliverSignal(message)

@@ -67,6 +67,8 @@ public final class ChildProcess {
     public private(set) var standardError: Int32
     private var termination: Termination?
     private var lineBuffer: [UInt8] = []
+    /// The pidfd `exitDescriptor` opened, or -1.
+    private var pidDescriptor: Int32 = -1
 
     private init(pid: pid_t, stdin: Int32, stdout: Int32, stderr: Int32) {
         self.pid = pid
@@ -280,6 +282,15 @@ public final class ChildProcess {
     /// True while the child has not ended.
     public var isRunning: Bool { exitStatusIfEnded() == nil }
 
+    /// A descriptor that turns readable when the child ends (a pidfd).
+    ///
+    /// A `poll()` loop notices the end with it, without a timer. Opened at the first use and
+    /// closed with this object; nil where the kernel has none (before Linux 5.3) or a filter denies it.
+    public var exitDescriptor: Int32? {
+        if pidDescriptor < 0 && termination == nil { pidDescriptor = CPosix_pidfd_open(pid) }
+        return pidDescriptor >= 0 ? pidDescriptor : nil
+    }
+
     /// Waits until the child ends, at most `timeoutMilliseconds` (nil: forever).
     @discardableResult
     public func waitForExit(timeoutMilliseconds: Int? = nil) -> Termination? {
@@ -320,6 +331,7 @@ public final class ChildProcess {
         closeStandardInput()
         closeStandardOutput()
         closeStandardError()
+        if pidDescriptor >= 0 { close(pidDescriptor) }
     }
 }
 

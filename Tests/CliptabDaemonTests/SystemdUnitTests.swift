@@ -82,6 +82,8 @@ struct SystemdUnitTests {
         // with room for the tables, and throttling starts above that bound.
         #expect(one("Service", "MemoryHigh") == "768M")
         #expect(one("Service", "MemoryMax") == "1G")
+        // Past the descriptors the bus connection may hold (DBus's bounds) and the rest.
+        #expect(one("Service", "LimitNOFILE") == "4096")
         #expect(one("Service", "BusName") == CliptabBus.name)
         #expect(one("Service", "ExecStart") == "@bindir@/cliptabd")
         #expect(one("Service", "ExecReload") == "@bindir@/cliptab reload")

@@ -23,4 +23,8 @@ int CPosix_pipe_cloexec(int fds[2]);
 /// Gives the heap's free memory back to the system (malloc_trim); 1 when some was given back.
 int CPosix_malloc_trim(void);
 
+/// Opens a close-on-exec descriptor of process `pid` that turns readable when it ends
+/// (pidfd_open, Linux 5.3); -1 and errno on failure.
+int CPosix_pidfd_open(pid_t pid);
+
 #endif

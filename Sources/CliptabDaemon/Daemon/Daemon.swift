@@ -48,7 +48,7 @@ public final class Daemon {
     private var bus: BusConnection?
     private var publisher: SignalPublisher?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
-    private var menuLauncher = MenuLauncher()
+    private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -167,7 +167,8 @@ public final class Daemon {
             "serving \(CliptabBus.name) with \(service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
         return EventLoop(
-            bus: bus, signals: signals, sources: clipboard.map { [$0] } ?? [],
+            bus: bus, signals: signals,
+            sources: (clipboard.map { [$0 as PollSource] } ?? []) + [menuLauncher],
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 

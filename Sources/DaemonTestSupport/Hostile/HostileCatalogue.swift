@@ -10,7 +10,7 @@ import Posix
 public enum HostileCatalogue {
     /// Every case; `full` uses the benchmark's sizes where the tests use smaller ones.
     public static func cases(full: Bool) -> [HostileCase] {
-        scans + imports(full: full) + bus(full: full) + clipboard + rowNames(full: full)
+        scans + imports(full: full) + bus(full: full) + descriptors + clipboard + rowNames(full: full)
             + windows(full: full)
     }
 

@@ -13,16 +13,21 @@ public enum HostileRunner {
     /// The daemon's address-space limit: a case that balloons fails its allocation and
     /// shows as a dead daemon instead of taking the machine's memory.
     public static let addressSpaceLimitBytes = 3 << 30
+    /// The daemon's soft limit of open descriptors: the one systemd gives a user service
+    /// (`DefaultLimitNOFILE=1024:524288`), whatever the unit asks for, so that the catalogue
+    /// holds where a unit raises none.
+    public static let descriptorSoftLimit = 1024
 
     /// Runs `hostile`; `daemonExecutable` defaults to the `cliptabd` built beside the tests.
     public static func run(_ hostile: HostileCase, daemonExecutable: String? = nil) throws
         -> HostileMeasurement
     {
         let cliptabd = daemonExecutable ?? BuiltProducts.path(of: "cliptabd")
-        // prlimit sets the limit and execs the daemon: the pid stays the daemon's.
+        // prlimit sets the limits and execs the daemon: the pid stays the daemon's.
+        let limits = ["--as=\(addressSpaceLimitBytes)", "--nofile=\(descriptorSoftLimit):"]
         let daemon = try DaemonProcess(
-            arguments: ["--as=\(addressSpaceLimitBytes)", "--", cliptabd], withDisplay: true,
-            executable: "prlimit", homePrefix: "cliptab-hostile")
+            arguments: limits + ["--", cliptabd], withDisplay: true, executable: "prlimit",
+            homePrefix: "cliptab-hostile")
         defer { daemon.stop() }
         try prepare(daemon, hostile)
         let canary = try daemon.call("ExportTable", [s("canary"), s("json")])
