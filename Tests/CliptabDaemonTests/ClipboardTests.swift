@@ -106,7 +106,8 @@ struct ClipboardTests {
 
     /// Paste takes text owned by xclip and by xsel, small and 10 MiB, into the table exactly.
     @Test func pasteFromOtherPrograms() throws {
-        let setup = try Setup()
+        // The wait bounds only a hang: 10 MiB in 256 KiB steps can take seconds on a busy machine.
+        let setup = try Setup(arguments: ["--paste-timeout-ms", "30000"])
         let small = "pasted\ttext ✓\n"
         var big = String(repeating: "x", count: 10 << 20)
         big += "end"

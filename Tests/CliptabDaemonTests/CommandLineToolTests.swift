@@ -187,14 +187,14 @@ struct CommandLineToolTests {
             "PasteWithInputs", [s("tpl"), i(0), i(0), u(0), t(0), inputs(["Name": "Ann"])],
             .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
+        (
+            "CopyQuiet", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"]), b(false)],
+            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
+        ),
         // Whether the text of an action is secret (API version 4).
         (
             "PerformActionWithInputs", [s("tpl"), s("delete"), i(0), i(0), inputs(["Name": "Ann"])],
             .reply([s("Hi {input:Name=you}!"), b(false)])
-        ),
-        (
-            "CopyQuiet", [s("tpl"), i(0), i(0), inputs(["Name": "Ann"]), b(false)],
-            .error(CliptabBus.errorPrefix + "ClipboardUnavailable")
         ),
         ("Reload", [], .reply([strings([])])),
     ]
