@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 
-/// How the daemon uses the X11 clipboard.
+/// How the daemon uses the clipboard, through the X11 or the Wayland backend.
 public struct ClipboardSettings: Equatable, Sendable {
     /// Also take PRIMARY (middle-click paste) on copy.
     public var ownPrimary = false
@@ -10,7 +10,8 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var readTimeoutMilliseconds = 2_000
     /// The largest clipboard text a paste accepts, in bytes.
     public var maxReadBytes = 16 << 20
-    /// The longest any one request may wait for the X server, in milliseconds.
+    /// The longest any one request may wait for the X server or the Wayland compositor, in
+    /// milliseconds.
     ///
     /// Connecting included. Past it the connection is dropped (clipboard calls answer
     /// `ClipboardUnavailable`, tables are served meanwhile) and retried every
@@ -23,7 +24,7 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var reconnectMilliseconds = 5_000
     /// The longest wait for a clipboard manager to take the text at exit, in milliseconds.
     public var handOverMilliseconds = 2_000
-    /// The largest property written in one request; larger texts go by INCR in chunks of
+    /// The largest property written in one X11 request; larger texts go by INCR in chunks of
     /// this size.
     ///
     /// Measured with `cliptab-bench clipboard` (10 MiB read by xclip, against an xclip owner):
@@ -34,7 +35,8 @@ public struct ClipboardSettings: Equatable, Sendable {
     /// (400000 bytes) of a property and fails a larger one with "selection property too
     /// large" (tkUnixSelect.c, MAX_PROP_WORDS), so no single property may exceed that: 256 KiB.
     public var incrementalChunkBytes = 1 << 18
-    /// How long an INCR transfer may wait for its requestor, in milliseconds.
+    /// How long an INCR transfer (X11) or a pipe transfer (Wayland) may wait for its
+    /// requestor, in milliseconds.
     public var incrementalTimeoutMilliseconds = 5_000
     /// How `PasteToFocus` pastes.
     public var focusPaste = FocusPasteSettings()

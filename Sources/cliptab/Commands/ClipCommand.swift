@@ -5,7 +5,10 @@ struct ClipCommand: CLICommand {
     /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "clip", abstract: "print the clipboard's text exactly, with no newline added",
-        discussion: "Reads the X11 CLIPBOARD through cliptabd, whoever holds it (as xclip -o does).")
+        discussion: """
+            Reads the clipboard (X11 or Wayland) through cliptabd, whoever holds it (as xclip -o or
+            wl-paste does).
+            """)
 
     /// Takes the checked arguments.
     init(_ arguments: ParsedArguments) {}

@@ -2,16 +2,17 @@
 import CliptabClient
 import DBus
 
-/// `cliptab copy TABLE S:R`: a cell's text to the X11 clipboard, or with `--paste` into the
-/// focused window.
+/// `cliptab copy TABLE S:R`: a cell's text to the clipboard (X11 or Wayland), or with
+/// `--paste` into the focused window.
 struct CopyCommand: CLICommand {
     /// The command's name, help, arguments and options.
     static let spec = CommandSpec(
         "copy", abstract: "put a cell's text on the clipboard (and print it), or paste it (--paste)",
         discussion: """
-            The text becomes the X11 CLIPBOARD, held by cliptabd, and is printed exactly, with
-            no newline added; --quiet prints nothing, and the text of a secret table is never
-            printed. Bind it to a key by the row's name: cliptab copy -q snippets sig
+            The text becomes the clipboard (CLIPBOARD on X11, the Wayland clipboard on Wayland),
+            held by cliptabd, and is printed exactly, with no newline added; --quiet prints
+            nothing, and the text of a secret table is never printed. Bind it to a key by the
+            row's name: cliptab copy -q snippets sig
 
             With --paste the text lands where the cursor is: cliptabd sends the paste key
             (Ctrl+V; Ctrl+Shift+V in terminals) to the focused window, waits until that window

@@ -6,8 +6,8 @@ struct PasteCommand: CLICommand {
     static let spec = CommandSpec(
         "paste", abstract: "insert the clipboard's text as a row (default: append to section 0)",
         discussion: """
-            Reads the X11 CLIPBOARD, whoever holds it, and inserts its text as a new row at S:R
-            (the row there moves down; R = -1 appends). Prints nothing (with --json:
+            Reads the clipboard (X11 or Wayland) through cliptabd, whoever holds it, and inserts
+            its text as a new row at S:R (the row there moves down; R = -1 appends). Prints nothing (with --json:
             {"text": TEXT}).
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell("S:R", .optional, help: "where the new row goes (default 0:-1)")])
