@@ -14,7 +14,7 @@ public enum CliptabBus {
     /// The prefix of every cliptab error name.
     public static let errorPrefix = "io.github.cliptab.Cliptab1.Error."
     /// The API version (`ApiVersion` property).
-    public static let apiVersion: UInt32 = 3
+    public static let apiVersion: UInt32 = 4
     /// The match rule for every signal of the interface.
     public static let signalRule = "type='signal',interface='io.github.cliptab.Cliptab1'"
 
