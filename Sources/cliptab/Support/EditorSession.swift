@@ -42,8 +42,14 @@ struct EditorSession {
         return EditorSession(path: path)
     }
 
-    /// Replaces the file's content (editors may have replaced the file itself).
-    func write(_ bytes: [UInt8]) throws { try InputReader.writeFile(path, bytes) }
+    /// Replaces the file's content, private again: an editor that saved by renaming a new
+    /// file over it left that file's mode.
+    func write(_ bytes: [UInt8]) throws {
+        guard chmod(path, 0o600) == 0 else {
+            throw CLIFailure.local("cannot make \(path) private: \(describe(errno: errno))")
+        }
+        try InputReader.writeFile(path, bytes)
+    }
 
     /// The file's content now.
     func read() throws -> [UInt8] { try InputReader.readAll(path) }
