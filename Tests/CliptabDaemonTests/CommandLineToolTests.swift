@@ -193,7 +193,9 @@ struct CommandLineToolTests {
     @Test func theScriptCallsEveryMethod() throws {
         let declared = Set(try declaredMethods().map(\.name))
         #expect(declared.count >= 37)
-        #expect(declared.subtracting(Self.script.map(\.0)).isEmpty)
+        // ApplyTable's a{sv} options cannot be written with dbus-send (no variant inside a
+        // container); the end-to-end tests of `cliptab apply` and `edit` call it.
+        #expect(declared.subtracting(Self.script.map(\.0)) == ["ApplyTable"])
     }
 
     /// Runs the script through `tool`, comparing printed replies and error names.
@@ -249,7 +251,7 @@ struct CommandLineToolTests {
             try send(
                 "org.freedesktop.DBus.Properties.Get",
                 ["string:\(CliptabBus.interface)", "string:ApiVersion"])
-                == "   variant       uint32 3\n")
+                == "   variant       uint32 4\n")
         let all = try send("org.freedesktop.DBus.Properties.GetAll", ["string:\(CliptabBus.interface)"])
         #expect(all.contains("Tables") && all.contains("one") && all.contains("ApiVersion"))
         #expect(try send("org.freedesktop.DBus.Peer.Ping", []) == "")

@@ -634,7 +634,7 @@ struct SemanticsTests {
                 "Get", [s(CliptabBus.interface), s(name)], interface: "org.freedesktop.DBus.Properties")
             return try daemon.client.call(message, timeoutMilliseconds: 10_000).readValues().first
         }
-        #expect(try get("ApiVersion") == .variant(u(3)))
+        #expect(try get("ApiVersion") == .variant(u(4)))
         guard case .variant(.string(let version))? = try get("Version") else {
             throw FixtureError("no Version")
         }

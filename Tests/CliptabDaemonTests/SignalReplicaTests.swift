@@ -246,6 +246,25 @@ struct SignalReplicaTests {
             return (index, resolved >= 0 && resolved < sections.count ? sections[resolved] : 0)
         }
 
+        /// A small table file: sections with headers, rows with and without names.
+        mutating func document() -> String {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                text += "  - header: \"\(random.pick(["", "H", "Kopf"]))\"\n"
+                let count = Int.random(in: 0...4, using: &random)
+                text += count == 0 ? "    rows: []\n" : "    rows:\n"
+                for _ in 0..<count {
+                    let word = random.pick(["a", "b", "apple", "2", "\"\"", "\"x\\ny\\n\""])
+                    text +=
+                        "      - "
+                        + (random.percent(25)
+                            ? "{name: n\(Int.random(in: 0..<4, using: &random)), text: \(word)}" : word)
+                        + "\n"
+                }
+            }
+            return text.isEmpty ? "sections: []\n" : "sections:\n" + text
+        }
+
         mutating func exchange() -> (String, String) {
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
@@ -350,12 +369,27 @@ struct SignalReplicaTests {
             case 89..<92:
                 let (section, rows) = section(table)
                 return ("GetCell", [s(table), i(section), i(existing(rows))])
-            case 92..<94: return ("ExportTable", [s(table), s(random.pick(["json", "tsv", "lines"]))])
-            case 94..<96: return ("FindSection", [s(table), s(random.pick(["", "H", "Kopf", "J"]))])
+            case 92..<93:
+                return ("ExportTable", [s(table), s(random.pick(["json", "tsv", "lines", "yaml"]))])
+            case 93..<95:
+                // A table file (API version 4): the daemon makes the table equal to it.
+                let options = BusValue.dictionary(
+                    keySignature: "s", valueSignature: "v",
+                    random.percent(20) ? [(s("dry_run"), .variant(b(true)))] : [])
+                return ("ApplyTable", [s(table), s(document()), t(0), options])
+            case 95..<96: return ("FindSection", [s(table), s(random.pick(["", "H", "Kopf", "J"]))])
             case 96..<98: return ("Locate", [t(UInt64.random(in: 0...300, using: &random))])
             default: return ("GetSections", [s(table)])
             }
         }
+    }
+
+    /// Whether an `ApplyTable` call (not a dry run) changed rows or sections, by its counts.
+    static func appliedContent(_ arguments: [BusValue], _ reply: [BusValue]?) -> Bool {
+        guard case .dictionary(_, _, let options) = arguments[3], options.isEmpty,
+            let reply, reply.count == 2, case .dictionary(_, _, let counts) = reply[1]
+        else { return false }
+        return counts.contains { $0.0 != s("settings_changed") && $0.1 != .uint32(0) }
     }
 
     @Test(arguments: [1 as UInt64, 2, 3])
@@ -408,7 +442,8 @@ struct SignalReplicaTests {
                 errorName == nil
                 && (Self.contentChanges.contains(member)
                     || (member == "DeleteWhere" && arguments[3] == b(false))
-                    || (member == "PerformAction" && arguments[1] == s("delete")))
+                    || (member == "PerformAction" && arguments[1] == s("delete"))
+                    || (member == "ApplyTable" && Self.appliedContent(arguments, reply)))
             for (name, table) in replica.tables {
                 var expected = revisionsBefore[name]
                 if member == "RenameTable" && errorName == nil && arguments[1] == s(name) {
@@ -418,7 +453,7 @@ struct SignalReplicaTests {
                     expected = before + (isChange && name == target ? 1 : 0)
                 } else {
                     // A new table: created empty, or by its first import.
-                    expected = member == "ImportTable" ? 1 : 0
+                    expected = member == "ImportTable" || member == "ApplyTable" ? 1 : 0
                 }
                 #expect(table.revision == expected, "\(context): revision of \(name)")
                 if let carried = replica.signalRevisions[name] {
