@@ -108,21 +108,31 @@ struct DocumentPlan {
     }
 
     /// Rule 2: an unnamed row is the first unmatched unnamed table row of the same text.
+    ///
+    /// One dictionary from each text to its first candidate, and the later ones chained by
+    /// index: an array per text cost an allocation per row.
     private mutating func matchRowsByText() {
-        var queues: [String: [Int]] = [:]
+        var first: [String: Int] = [:]
+        first.reserveCapacity(rows.count)
+        var next = [Int](repeating: -1, count: rows.count)
+        // The end of each chain while it is built, kept at its head's index.
+        var tail = [Int](repeating: -1, count: rows.count)
         for f in rows.indices where !rowMatched[f] && rowNames[f].isEmpty {
-            queues[rows[f].text, default: []].append(f)
+            if let head = first[rows[f].text] {
+                next[tail[head]] = f
+                tail[head] = f
+            } else {
+                first[rows[f].text] = f
+                tail[f] = f
+            }
         }
-        guard !queues.isEmpty else { return }
-        var heads: [String: Int] = [:]
+        guard !first.isEmpty else { return }
         for (j, section) in document.sections.enumerated() {
             for (p, row) in section.rows.enumerated() where row.name.isEmpty {
-                guard let queue = queues[row.text] else { continue }
-                let head = heads[row.text, default: 0]
-                guard head < queue.count else { continue }
-                heads[row.text] = head + 1
-                rowMatch[j][p] = queue[head]
-                rowMatched[queue[head]] = true
+                guard let f = first[row.text], f >= 0 else { continue }
+                rowMatch[j][p] = f
+                rowMatched[f] = true
+                first[row.text] = next[f]
             }
         }
     }
