@@ -36,6 +36,7 @@ struct DocumentPlan {
         self.document = document
         flatten()
         matchSections()
+        matchCommonStart()
         matchNamedRows()
         matchRowsByText()
         pairLeftoverRows()
@@ -95,7 +96,7 @@ struct DocumentPlan {
         var sectionIndexes: [UInt64: Int] = [:]
         for (s, section) in table.sections.enumerated() { sectionIndexes[section.id] = s }
         for (j, section) in document.sections.enumerated() {
-            for (p, row) in section.rows.enumerated() where !row.name.isEmpty {
+            for (p, row) in section.rows.enumerated() where !row.name.isEmpty && rowMatch[j][p] < 0 {
                 guard let place = table.names.place(of: row.name), let s = sectionIndexes[place.sectionID],
                     let r = table.sections[s].rows.index(ofKey: place.key, id: place.rowID)
                 else { continue }
@@ -104,6 +105,30 @@ struct DocumentPlan {
                 rowMatch[j][p] = f
                 rowMatched[f] = true
             }
+        }
+    }
+
+    /// The value of an entry, set to `f` if it had none (-1).
+    private static func claim(_ entry: inout Int, _ f: Int) -> Int {
+        if entry < 0 { entry = f }
+        return entry
+    }
+
+    /// The rows where the document starts as the table does (same sections in order, each
+    /// row's name and text the same), matched without hashing their texts: exactly what
+    /// rules 1 and 2 would match there, since each is then the first candidate in table
+    /// order. Most documents are the table with a few edits.
+    private mutating func matchCommonStart() {
+        for (j, section) in document.sections.enumerated() {
+            guard sectionMatch[j] == j else { return }
+            let start = sectionStart[j]
+            let count = sectionStart[j + 1] - start
+            for (p, row) in section.rows.enumerated() {
+                guard p < count, rowNames[start + p] == row.name, rows[start + p].text == row.text else { return }
+                rowMatch[j][p] = start + p
+                rowMatched[start + p] = true
+            }
+            guard section.rows.count == count else { return }
         }
     }
 
@@ -118,21 +143,25 @@ struct DocumentPlan {
         // The end of each chain while it is built, kept at its head's index.
         var tail = [Int](repeating: -1, count: rows.count)
         for f in rows.indices where !rowMatched[f] && rowNames[f].isEmpty {
-            if let head = first[rows[f].text] {
+            // One lookup: the entry is read and, for a new text, written in place.
+            let head = Self.claim(&first[rows[f].text, default: -1], f)
+            if head == f {
+                tail[f] = f
+            } else {
                 next[tail[head]] = f
                 tail[head] = f
-            } else {
-                first[rows[f].text] = f
-                tail[f] = f
             }
         }
         guard !first.isEmpty else { return }
         for (j, section) in document.sections.enumerated() {
-            for (p, row) in section.rows.enumerated() where row.name.isEmpty {
-                guard let f = first[row.text], f >= 0 else { continue }
+            for (p, row) in section.rows.enumerated() where row.name.isEmpty && rowMatch[j][p] < 0 {
+                // One lookup: the chain's head is taken and advanced in place.
+                guard let index = first.index(forKey: row.text) else { continue }
+                let f = first.values[index]
+                guard f >= 0 else { continue }
+                first.values[index] = next[f]
                 rowMatch[j][p] = f
                 rowMatched[f] = true
-                first[row.text] = next[f]
             }
         }
     }
