@@ -114,6 +114,23 @@ import Testing
         unlink(path)
     }
 
+    @Test func anEmptiedFileOrAFailedEditorChangesNothingAndKeepsTheFile() throws {
+        let editor = try editor()
+        #expect(try cli.run("import", "keep", "--format", "lines", input: "one\n").status == 0)
+        let emptied = try edit(["edit", "keep"], [[["write", ""]]], editor: editor)
+        #expect(
+            emptied.status == 1 && emptied.err.contains("cancelled (the file was saved empty)"), "\(emptied)")
+        let failed = try edit(
+            ["edit", "keep"], [[["replace", "- one", "- two"], ["fail"]]], editor: editor)
+        #expect(failed.status == 1 && failed.err.contains("did not exit cleanly"), "\(failed)")
+        #expect(try texts("keep") == ["one"])
+        for outcome in [emptied, failed] {
+            let path = try #require(outcome.err.split(separator: " ").last.map { String($0.dropLast()) })
+            #expect(access(path, F_OK) == 0, "\(path) was not kept")
+            unlink(path)
+        }
+    }
+
     @Test func aTableChangedMeanwhileIsRefusedAndTheTextKept() throws {
         let editor = try editor()
         #expect(try cli.run("import", "race", "--format", "lines", input: "one\n").status == 0)
