@@ -267,3 +267,24 @@ enum InputReaderForTests {
         return String(decoding: bytes, as: UTF8.self)
     }
 }
+
+/// An applied document is durable once `cliptab apply` has answered.
+@Suite struct ApplyDurabilityTests {
+    @Test func anAnsweredApplySurvivesKill9() throws {
+        let fixture = try CLIFixture()
+        defer { fixture.stop() }
+        #expect(try fixture.run("import", "d", "--format", "lines", input: "a\nb\n").status == 0)
+        let outcome = try fixture.run(
+            "apply", "d", input: "sections:\n  - header: H\n    rows: [b, {name: n, text: c}]\n")
+        #expect(
+            outcome
+                == Outcome(
+                    0,
+                    "0 moved, 0 changed, 1 added, 1 deleted; sections: 0 moved, 1 changed, 0 added, 0 deleted\n"
+                ))
+        try fixture.session.restart(SIGKILL)
+        #expect(
+            try fixture.run("export", "d", "--format", "yaml")
+                == Outcome(0, "sections:\n- header: H\n  rows:\n  - b\n  - name: n\n    text: c\n"))
+    }
+}
