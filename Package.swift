@@ -88,6 +88,8 @@ let package = Package(
         .systemLibrary(
             name: "CXft", pkgConfig: "xft", providers: [.apt(["libxft-dev", "libxinerama-dev"])]),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libyaml, for the table file (parser and emitter).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         // GNU/Linux calls that Swift's Glibc module does not export.
         .target(name: "CPosix"),
         // libwayland-client with the glue of the data-control, virtual-keyboard and
@@ -121,6 +123,8 @@ let package = Package(
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
         .target(name: "PopupWayland", dependencies: ["CWaylandPopup"]),
         .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts"]),
+        // YAML read into a tree of string scalars with places, and written back exactly.
+        .target(name: "YAMLDocument", dependencies: ["CYAML"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
@@ -140,6 +144,8 @@ let package = Package(
         // The popup menu's model: levels, filter, cursor and scrolling, the [menu] settings;
         // no C, no I/O.
         .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
+        // The table file: the model's table documents as YAML (the schema and its errors).
+        .target(name: "TableFile", dependencies: ["CliptabContract", "CliptabCore", "YAMLDocument"]),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
@@ -147,7 +153,7 @@ let package = Package(
             name: "CliptabDaemon",
             dependencies: [
                 "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection",
-                "WaylandSelection", "Posix",
+                "WaylandSelection", "Posix", "TableFile",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
@@ -229,6 +235,9 @@ let package = Package(
             name: "CliptabStoreTests",
             dependencies: ["CliptabStore", "CliptabCore", "ModelTestSupport", "TestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "TestSupport"]),
+        .testTarget(
+            name: "TableFileTests",
+            dependencies: ["CliptabCore", "TableFile", "TestSupport", "YAMLDocument"]),
         .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
         .testTarget(
             name: "WaylandSelectionTests", dependencies: ["Posix", "TestSupport", "WaylandSelection"]),

@@ -13,5 +13,5 @@ public enum ContractNames {
     /// The context-menu actions, in the contract's order.
     public static let actions = ["copy", "cut", "paste", "delete", "move", "edit", "insert"]
     /// The exchange formats.
-    public static let formats = ["json", "tsv", "lines"]
+    public static let formats = ["json", "tsv", "lines", "yaml"]
 }

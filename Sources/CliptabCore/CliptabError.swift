@@ -37,6 +37,9 @@ public struct CliptabError: Error, Equatable, Sendable, CustomStringConvertible 
         case invalidTemplate = "InvalidTemplate"
         /// A template's `{input:…}` labels have no value in the call (API version 3).
         case inputRequired = "InputRequired"
+        /// `ApplyTable` was given a document read at another revision than the table's
+        /// (API version 4).
+        case revisionMismatch = "RevisionMismatch"
     }
 
     /// The kind of error.

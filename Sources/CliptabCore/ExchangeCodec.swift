@@ -38,6 +38,7 @@ public enum ExchangeCodec {
         case .json: bytes = encodeJSON(table)
         case .tsv: bytes = encodeTSV(table)
         case .lines: bytes = try encodeLines(table)
+        case .yaml: throw CliptabError(.invalidArgument, "the yaml format is written by the table-file codec")
         }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -54,6 +55,7 @@ public enum ExchangeCodec {
         case .json: return try decodeJSON(data, tableName: tableName, allowance: &allowance)
         case .tsv: return try decodeTSV(data, tableName: tableName, allowance: &allowance)
         case .lines: return try decodeLines(data, tableName: tableName, allowance: &allowance)
+        case .yaml: throw CliptabError(.invalidArgument, "the yaml format is read by the table-file codec")
         }
     }
 }

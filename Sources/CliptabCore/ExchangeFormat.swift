@@ -9,6 +9,9 @@ public enum ExchangeFormat: String, CaseIterable, Sendable {
     case tsv
     /// One row per line and `## Header` lines, for people: no footers, no multi-line rows.
     case lines
+    /// The table file (API version 4): a YAML document with settings, sections and named
+    /// rows, read and written by the service's `TableDocumentCodec`.
+    case yaml
 
     /// The format named `name` (exactly, lower case); `invalidArgument` listing the formats
     /// otherwise.

@@ -7,6 +7,7 @@ extension TableService {
     public func export(_ name: String, format: String) throws -> String {
         let parsed = try ExchangeFormat(parsing: format)
         let table = try table(name)
+        if parsed == .yaml { return try codec().encode(Self.document(of: table)) }
         let exchange = ExchangeTable(
             name: name,
             sections: table.sections.map { section in
@@ -30,7 +31,10 @@ extension TableService {
         let keptSections = replace ? 0 : plan.keptSections.count
         let allowance = ExchangeAllowance(
             tableName: name, limits: limits, keptRows: keptRows, keptSections: keptSections)
-        let imported = try ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
+        let imported =
+            parsed == .yaml
+            ? Self.exchange(try codec().decode(data), name: name)
+            : try ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
         try checkCells(of: imported)
         if let existing = catalog.tables[name] {
             for section in imported.sections { try checkTemplates(section.rows.map(\.text), in: existing) }

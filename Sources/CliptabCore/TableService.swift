@@ -10,17 +10,22 @@ public final class TableService {
     /// The limits on names, cells, rows and sections.
     public var limits: Limits
     private let persistence: Persistence
+    /// Reads and writes the table file's format (`yaml`); nil where no codec is linked.
+    let documentCodec: TableDocumentCodec?
     /// Told once per committed change, in order, with the event for the signals and the
     /// catalog as that change left it.
     private let announce: (TableEvent, Catalog) -> Void
 
     /// Makes a service over a loaded catalog and the persistence that it was loaded from,
-    /// telling `announce` every committed change (`{ _, _ in }` where nobody listens).
+    /// telling `announce` every committed change (`{ _, _ in }` where nobody listens), and
+    /// reading and writing table files with `documentCodec`.
     public init(
         catalog: Catalog, persistence: Persistence, limits: Limits = .defaults,
+        documentCodec: TableDocumentCodec? = nil,
         announce: @escaping (TableEvent, Catalog) -> Void
     ) {
         self.catalog = catalog
+        self.documentCodec = documentCodec
         self.persistence = persistence
         self.limits = limits
         self.announce = announce

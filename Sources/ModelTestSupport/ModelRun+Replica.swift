@@ -61,7 +61,7 @@ extension ModelRun {
     }
 
     /// Applies one section or row event to the replica's sections; nil, or what is wrong.
-    private static func apply(_ event: TableEvent, to sections: inout [ReplicaSection]) -> String? {
+    static func apply(_ event: TableEvent, to sections: inout [ReplicaSection]) -> String? {
         func valid(_ path: IndexPath) -> Bool {
             path.section >= 0 && Int(path.section) < sections.count && path.row >= 0
                 && Int(path.row) < sections[Int(path.section)].rows.count

@@ -31,6 +31,7 @@ let suites: [String: () throws -> Void] = [
     "search": SearchBenchmark.run,
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
+    "table-file": TableFileBenchmark.run,
     "template": TemplateBenchmark.run,
 ]
 let chosen = arguments.isEmpty ? ["store"] : arguments

@@ -42,6 +42,10 @@ struct BadInputTests {
         "PasteWithInputs": [s("t"), i(0), i(0), u(0), t(0), inputs(["a": "b"])],
         "PerformActionWithInputs": [s("t"), s("delete"), i(0), i(0), inputs(["a": "b"])],
         "CopyQuiet": [s("t"), i(0), i(0), inputs(["a": "b"]), b(false)],
+        "ApplyTable": [
+            s("t"), s("sections:\n  - header: A\n    rows: [A1, A2]\n  - header: B\n    rows: [B1]\n"), t(0),
+            .dictionary(keySignature: "s", valueSignature: "v", []),
+        ],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.
@@ -148,7 +152,7 @@ struct BadInputTests {
         let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
-        let creating: Set<String> = ["CreateTable", "ImportTable"]
+        let creating: Set<String> = ["CreateTable", "ImportTable", "ApplyTable"]
         let names = ["missing", "", "a/b", String(repeating: "x", count: 256), "tab\there", "\u{7F}", "T"]
         for method in try declaredMethods() where method.inputs.first?.name == "table" {
             for name in names {

@@ -202,7 +202,9 @@ struct CommandLineToolTests {
     @Test func theScriptCallsEveryMethod() throws {
         let declared = Set(try declaredMethods().map(\.name))
         #expect(declared.count >= 37)
-        #expect(declared.subtracting(Self.script.map(\.0)).isEmpty)
+        // ApplyTable's a{sv} options cannot be written with dbus-send (no variant inside a
+        // container); the end-to-end tests of `cliptab apply` and `edit` call it.
+        #expect(declared.subtracting(Self.script.map(\.0)) == ["ApplyTable"])
     }
 
     /// Runs the script through `tool`, comparing printed replies and error names.

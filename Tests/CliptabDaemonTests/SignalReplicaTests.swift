@@ -352,8 +352,15 @@ struct SignalReplicaTests {
             case 89..<92:
                 let (section, rows) = section(table)
                 return ("GetCell", [s(table), i(section), i(existing(rows))])
-            case 92..<94: return ("ExportTable", [s(table), s(random.pick(["json", "tsv", "lines"]))])
-            case 94..<96: return ("FindSection", [s(table), s(random.pick(["", "H", "Kopf", "J"]))])
+            case 92..<93:
+                return ("ExportTable", [s(table), s(random.pick(["json", "tsv", "lines", "yaml"]))])
+            case 93..<95:
+                // A table file (API version 4): the daemon makes the table equal to it.
+                let options = BusValue.dictionary(
+                    keySignature: "s", valueSignature: "v",
+                    random.percent(20) ? [(s("dry_run"), .variant(b(true)))] : [])
+                return ("ApplyTable", [s(table), s(document()), t(0), options])
+            case 95..<96: return ("FindSection", [s(table), s(random.pick(["", "H", "Kopf", "J"]))])
             case 96..<98: return ("Locate", [t(UInt64.random(in: 0...300, using: &random))])
             default: return ("GetSections", [s(table)])
             }
@@ -410,7 +417,8 @@ struct SignalReplicaTests {
                 errorName == nil
                 && (Self.contentChanges.contains(member)
                     || (member == "DeleteWhere" && arguments[3] == b(false))
-                    || (member == "PerformAction" && arguments[1] == s("delete")))
+                    || (member == "PerformAction" && arguments[1] == s("delete"))
+                    || (member == "ApplyTable" && Self.appliedContent(arguments, reply)))
             for (name, table) in replica.tables {
                 var expected = revisionsBefore[name]
                 if member == "RenameTable" && errorName == nil && arguments[1] == s(name) {
@@ -420,7 +428,7 @@ struct SignalReplicaTests {
                     expected = before + (isChange && name == target ? 1 : 0)
                 } else {
                     // A new table: created empty, or by its first import.
-                    expected = member == "ImportTable" ? 1 : 0
+                    expected = member == "ImportTable" || member == "ApplyTable" ? 1 : 0
                 }
                 #expect(table.revision == expected, "\(context): revision of \(name)")
                 if let carried = replica.signalRevisions[name] {

@@ -62,7 +62,10 @@ import Testing
         #expect(try complete(["cliptab", "--timeout", "2", "copy", "n"]) == ["numbers"])
         #expect(try complete(["cliptab", "get", "snippets", ""]) == [])
         #expect(try complete(["cliptab", "section", "rm", "s"]) == ["snippets"])
-        #expect(try complete(["cliptab", "export", "numbers", "--format", ""]) == ["json", "tsv", "lines"])
+        #expect(
+            try complete(["cliptab", "export", "numbers", "--format", ""]) == [
+                "json", "tsv", "lines", "yaml",
+            ])
         #expect(
             try complete(["cliptab", "rm-where", "numbers", ""]).prefix(6) == [
                 "equals", "contains", "prefix", "suffix", "matches", "\\>",

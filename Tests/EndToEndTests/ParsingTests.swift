@@ -150,12 +150,14 @@ import Testing
                 "cliptab help tables"
             ),
             (
-                ["export", "t", "--format", "xml"], "--format takes one of json, tsv, lines, not \"xml\"",
-                "cliptab export TABLE [--format json|tsv|lines] [--output FILE]", "cliptab help export"
+                ["export", "t", "--format", "xml"],
+                "--format takes one of json, tsv, lines, yaml, not \"xml\"",
+                "cliptab export TABLE [--format json|tsv|lines|yaml] [--output FILE]", "cliptab help export"
             ),
             (
                 ["import", "t", "--replace", "--replace"], "--replace is given more than once",
-                "cliptab import TABLE [FILE] [--format json|tsv|lines] [--replace]", "cliptab help import"
+                "cliptab import TABLE [FILE] [--format json|tsv|lines|yaml] [--replace]",
+                "cliptab help import"
             ),
             (
                 ["rm-where", "t", "like", "x"],

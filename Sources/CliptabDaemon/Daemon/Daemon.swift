@@ -6,6 +6,7 @@ import CliptabStore
 import DBus
 import Glibc
 import Posix
+import TableFile
 
 /// The running daemon: starts its parts in order, runs the loop, and stops them in reverse.
 ///
@@ -143,7 +144,8 @@ public final class Daemon {
         let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
         let tables = TableService(
-            catalog: store.catalog, persistence: store.store, announce: publisher.announce(_:catalog:))
+            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(),
+            announce: publisher.announce(_:catalog:))
         let configured = try ConfiguredService(
             configurator: configurator, configuration: configuration, tables: tables
         ) { settings in

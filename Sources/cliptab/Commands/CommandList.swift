@@ -10,7 +10,8 @@ enum CommandList {
             RemoveWhereCommand.self, MoveCommand.self, SectionAddCommand.self, SectionRemoveCommand.self,
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
             CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
-            ImportCommand.self, WatchCommand.self, StatusCommand.self, ReloadCommand.self, MenuCommand.self,
+            ImportCommand.self, ApplyCommand.self, EditCommand.self, WatchCommand.self, StatusCommand.self,
+            ReloadCommand.self, MenuCommand.self,
             PickCommand.self, NameCommand.self,
             HelpCommand.self, CompletionCommand.self,
         ]
@@ -46,6 +47,8 @@ enum CommandList {
         case "clip": return ClipCommand.self
         case "export": return ExportCommand.self
         case "import": return ImportCommand.self
+        case "apply": return ApplyCommand.self
+        case "edit": return EditCommand.self
         case "watch": return WatchCommand.self
         case "status": return StatusCommand.self
         case "reload": return ReloadCommand.self

@@ -9,8 +9,10 @@ struct ExportCommand: CLICommand {
         discussion: """
             Formats: json (the default: everything but row ids survives an import), tsv (one
             line per row, with \\t \\n \\\\ escapes) and lines (one row per line, '## HEADER'
-            starts a section; no footers, and a row with a newline cannot be written). The
-            file is only written once the export has succeeded.
+            starts a section; no footers, and a row with a newline cannot be written), and
+            yaml (the table file of 'cliptab edit' and 'cliptab apply': settings, sections, row
+            names, every text exact; docs/table-file.md). The file is only written once the
+            export has succeeded.
             """,
         arguments: [.table],
         options: [

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+import CliptabContract
+import DBus
+
+/// `cliptab edit TABLE [S:R]`: the table as a table file, or one row's text, in the user's
+/// editor, applied when saved.
+struct EditCommand: CLICommand {
+    /// The command's name, help, arguments and options.
+    static let spec = CommandSpec(
+        "edit", abstract: "edit a table (or one row) in your editor, applied when you save",
+        discussion: """
+            Writes the table as a table file (YAML; docs/table-file.md) to a private temporary
+            file (TABLE-XXXXXX.yaml, mode 0600, in $XDG_RUNTIME_DIR, else $TMPDIR), runs
+            $VISUAL, else $EDITOR, else vi on it through 'sh -c', and applies what you saved
+            as 'cliptab apply' does, at the revision it wrote: moved rows keep their ids and
+            names. Saved unchanged: "no changes". A document error opens the editor again with
+            the error as comments at the top; saving that unchanged, or empty, cancels (exit 1),
+            and the text is kept and its path printed. If the table changed meanwhile, nothing
+            is applied: the text is kept, with the 'cliptab apply' line that applies it over the
+            changes. With S:R, one row's exact text is edited (no YAML); a final newline the
+            editor adds to a text that had none is dropped. A secret table is edited only in
+            $XDG_RUNTIME_DIR.
+            """,
+        arguments: [.table, .cell("S:R", .optional, help: "one row to edit as plain text")])
+
+    private let table: String
+    private let cell: CellAddress?
+
+    /// Takes the checked arguments; throws a `UsageError` for an address that does not parse.
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        table = arguments.argument("TABLE")
+        if let word = arguments.optionalArgument("S:R") {
+            cell = try CellAddress.parse(word, argument: "S:R", command: arguments.spec)
+        } else {
+            cell = nil
+        }
+    }
+
+    /// Runs the editor loop for the table or the row.
+    func run(_ context: CommandContext) throws {
+        if let cell { try editRow(cell, context) } else { try editTable(context) }
+    }
+
+    /// The revision and what `read` read at it: read between two equal revisions.
+    private func stable<T>(_ context: CommandContext, _ read: () throws -> T) throws -> (UInt64, T) {
+        for _ in 0..<5 {
+            let before = try context.call("GetRevision", [string(table)]).uint64(0)
+            let value = try read()
+            if try context.call("GetRevision", [string(table)]).uint64(0) == before { return (before, value) }
+        }
+        throw CLIFailure.reported("table \"\(table)\" keeps changing; try again")
+    }
+
+    private func editTable(_ context: CommandContext) throws {
+        let directory = try EditorSession.directory(secret: try context.isSecret(table))
+        let (revision, text) = try stable(context) {
+            try context.call("ExportTable", [string(table), string("yaml")]).string(0)
+        }
+        let session = try EditorSession.make(
+            in: directory, prefix: table, suffix: ".yaml", bytes: Array(text.utf8))
+        var shown = Array(text.utf8)
+        var reopened = false
+        while true {
+            try session.runEditor()
+            let saved = try session.read()
+            let blank = saved.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+            if saved == shown && !reopened {
+                session.remove()
+                try context.output.line("no changes")
+                return
+            }
+            if saved == shown || blank {
+                throw CLIFailure.reported(
+                    "cancelled (the file was saved \(blank ? "empty" : "unchanged")); nothing was applied, "
+                        + "and the text is kept in \(session.path)")
+            }
+            let document: String
+            do { document = try InputReader.text(saved, source: session.path) } catch let failure
+                as CLIFailure
+            {
+                throw CLIFailure.reported(
+                    "\(failure.notificationBody); nothing was applied, the text is kept in \(session.path)")
+            }
+            do {
+                let result = try TableFileApply.apply(
+                    context, table: table, document: document, revision: revision, dryRun: false)
+                session.remove()
+                try context.output.line(TableFileApply.summary(result.counts))
+                return
+            } catch CLIFailure.refused(let error)
+                where error.name == CliptabBus.errorPrefix + "RevisionMismatch"
+            {
+                throw CLIFailure.reported(
+                    "\(error.message) (\(error.name)).\nYour text is kept in \(session.path); to apply it over "
+                        + "the changes: cliptab apply \(shellQuoted(table)) \(shellQuoted(session.path))")
+            } catch CLIFailure.refused(let error) where Self.reopens(error.name) {
+                reopened = true
+                shown = Array(Self.withError(error.message, document).utf8)
+                try session.write(shown)
+            } catch {
+                writeToStandardError("cliptab: nothing was applied; the text is kept in \(session.path)\n")
+                throw error
+            }
+        }
+    }
+
+    /// The errors a person fixes in the document: it opens again.
+    private static func reopens(_ name: String) -> Bool {
+        ["InvalidArgument", "InvalidName", "NameInUse", "LimitExceeded", "InvalidTemplate", "NotPermitted"]
+            .contains { name == CliptabBus.errorPrefix + $0 }
+    }
+
+    private static let marker = "# cliptab: "
+
+    /// `document` with its old error comments replaced by `message`'s, its line number
+    /// moved to count the new comment lines.
+    static func withError(_ message: String, _ document: String) -> String {
+        var lines = document.split(separator: "\n", omittingEmptySubsequences: false)
+        var removed = 0
+        while let first = lines.first, first.hasPrefix(marker) {
+            lines.removeFirst()
+            removed += 1
+        }
+        var messageLines = message.split(separator: "\n").map(String.init)
+        let footer = "fix the file and save it to apply it; save it unchanged or empty to cancel"
+        let added = messageLines.count + 1
+        if let first = messageLines.first, first.hasPrefix("line "),
+            let comma = first.firstIndex(of: ","),
+            let number = Int(first[first.index(first.startIndex, offsetBy: 5)..<comma])
+        {
+            messageLines[0] = "line \(number - removed + added)" + first[comma...]
+        }
+        let header = (messageLines + [footer]).map { marker + $0 }.joined(separator: "\n")
+        return header + "\n" + lines.joined(separator: "\n")
+    }
+
+    private func editRow(_ cell: CellAddress, _ context: CommandContext) throws {
+        let directory = try EditorSession.directory(secret: try context.isSecret(table))
+        let (revision, row) = try stable(context) { () throws -> (Int32, Int32, String) in
+            let (section, row) = try context.resolve(cell, in: table)
+            return (
+                section, row,
+                try context.call("GetCell", [string(table), int32(section), int32(row)]).string(0)
+            )
+        }
+        let (section, index, text) = row
+        let session = try EditorSession.make(
+            in: directory, prefix: table, suffix: ".txt", bytes: Array(text.utf8))
+        try session.runEditor()
+        var saved = try session.read()
+        if saved.last == 0x0A && text.utf8.last != 0x0A { saved.removeLast() }
+        if saved.elementsEqual(text.utf8) {
+            session.remove()
+            try context.output.line("no changes")
+            return
+        }
+        let kept = "the text is kept in \(session.path)"
+        let newText: String
+        do { newText = try InputReader.text(saved, source: session.path) } catch let failure as CLIFailure {
+            throw CLIFailure.reported("\(failure.notificationBody); nothing was changed, \(kept)")
+        }
+        guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
+            throw CLIFailure.reported(
+                "table \"\(table)\" changed while you edited the row; nothing was changed, \(kept)")
+        }
+        do {
+            try context.call("SetCell", [string(table), int32(section), int32(index), string(newText)])
+        } catch {
+            writeToStandardError("cliptab: nothing was changed; \(kept)\n")
+            throw error
+        }
+        session.remove()
+        try context.output.line("1 changed")
+    }
+}
+
+/// `word` quoted for a POSIX shell when it needs it.
+func shellQuoted(_ word: String) -> String {
+    let plain =
+        !word.isEmpty
+        && word.utf8.allSatisfy {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                || $0 == UInt8(ascii: "_")
+        }
+    if plain { return word }
+    return "'" + word.replacing("'", with: "'\\''") + "'"
+}
