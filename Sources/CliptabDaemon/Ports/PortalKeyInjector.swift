@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import X11Selection
+import KeyChords
 
 /// The key injector of a GNOME or KDE Wayland session's own windows: the chord through the
 /// RemoteDesktop portal (`RemoteDesktopPortal`), with XTEST kept for X11 windows under

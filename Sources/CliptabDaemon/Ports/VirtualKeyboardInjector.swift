@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import Glibc
+import KeyChords
 import WaylandSelection
-import X11Selection
 
 /// The key injector of a Wayland session's own windows: the chord through a
 /// `zwp_virtual_keyboard_v1` on the selection backend's connection, with a whole keymap of

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import KeyChords
 import Posix
 import WaylandSelection
 import X11Selection

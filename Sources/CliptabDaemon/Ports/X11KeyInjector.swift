@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import KeyChords
 import X11Selection
 
 /// The key injector of an X display: XTEST key events to the window that has the input

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import X11Selection
+import KeyChords
 
 /// The window a paste chord goes to, as the injector found it.
 public struct PasteTarget: Equatable, Sendable {
