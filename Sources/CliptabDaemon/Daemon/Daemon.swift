@@ -238,32 +238,46 @@ public final class Daemon {
             let backend = WaylandSelectionBackend(
                 display: wayland.display, settings: settings, keyboards: keyboards)
             if wayland.isRequired || backend.connectError == nil {
-                let injector = WaylandSessionInjector(
-                    wayland: VirtualKeyboardInjector(backend: backend, keyboards: keyboards),
-                    portal: wayland.routes.contains(.portal)
-                        ? portal.map { PortalKeyInjector(portal: $0, xtest: nil) } : nil,
-                    x11Display: wayland.routes.contains(.xtest) ? wayland.xtestDisplay : nil,
-                    settings: settings)
-                Log.line("paste keys: \(injector.summary)")
-                return ClipboardPolicy(
-                    backend: backend, injector: injector, settings: settings, announcer: announcer,
-                    clock: MonotonicClock.milliseconds)
+                let keyboard = VirtualKeyboardInjector(backend: backend, keyboards: keyboards)
+                let routes: [KeyInjector] = wayland.routes.compactMap { route in
+                    switch route {
+                    case .xtest:
+                        wayland.xtestDisplay.map {
+                            WaylandMarkedInjector(
+                                XWaylandKeyInjector(display: $0, settings: settings), wayland: keyboard)
+                        }
+                    case .virtualKeyboard: keyboard
+                    case .portal:
+                        portal.map { WaylandMarkedInjector(PortalKeyInjector(portal: $0), wayland: keyboard) }
+                    }
+                }
+                return clipboardPolicy(
+                    backend: backend, routes: routes, settings: settings, announcer: announcer)
             }
             note = plan.noDataControlNote(backend.connectError ?? "")
         }
         let backend = X11SelectionBackend(
             display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot)
-        let xtest = X11KeyInjector(backend: backend, waylandDisplay: plan.x11.waylandDisplay)
-        let injector: KeyInjector
-        if plan.x11.routes.contains(.portal), let portal {
-            let both = PortalKeyInjector(portal: portal, xtest: xtest)
-            Log.line("paste keys: \(both.summary)")
-            injector = both
-        } else {
-            injector = xtest
+        let routes: [KeyInjector] = plan.x11.routes.compactMap { route in
+            switch route {
+            case .xtest: X11KeyInjector(backend: backend, waylandDisplay: plan.x11.waylandDisplay)
+            case .virtualKeyboard: nil
+            case .portal: portal.map { PortalKeyInjector(portal: $0) }
+            }
         }
+        return clipboardPolicy(backend: backend, routes: routes, settings: settings, announcer: announcer)
+    }
+
+    /// The policy over `backend`, typing the paste chord through the first of `routes` that
+    /// reaches the focused window.
+    private func clipboardPolicy(
+        backend: SelectionBackend, routes: [KeyInjector], settings: ClipboardSettings,
+        announcer: ChangeAnnouncer
+    ) -> ClipboardPolicy {
+        let router = PasteRouter(routes: routes)
+        Log.line("paste keys: \(router.summary)")
         return ClipboardPolicy(
-            backend: backend, injector: injector, settings: settings, announcer: announcer,
+            backend: backend, injector: router, settings: settings, announcer: announcer,
             clock: MonotonicClock.milliseconds)
     }
 

@@ -17,6 +17,12 @@ public final class X11KeyInjector: KeyInjector {
         self.waylandDisplay = waylandDisplay.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// X11 windows only: in a session with the portal, a Wayland window is the portal's.
+    public var reach: KeyReach { .x11Windows }
+
+    /// XTEST, for the log.
+    public var summary: String { "XTEST" }
+
     /// The focused window and its client, or why a chord would reach none.
     public func focusedTarget() throws -> PasteTarget {
         let service = try backend.liveService()
