@@ -104,6 +104,9 @@ let package = Package(
         .target(
             name: "CWaylandPopup", exclude: ["protocols"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
+        // libxkbcommon's keysym names, for the paste chords.
+        .systemLibrary(
+            name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // fontconfig's font list, for the characters the installed fonts have.
         .systemLibrary(
             name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
@@ -117,7 +120,10 @@ let package = Package(
         .target(
             name: "DBus", dependencies: ["CDBus", "CDBusStatic", "Posix"],
             swiftSettings: [.unsafeFlags(dbusIncludeFlags.flatMap { ["-Xcc", $0] })]),
-        .target(name: "X11Selection", dependencies: ["CX11", "Posix"]),
+        // Key chords (`ctrl+v`) by X keysym name: what the configuration, the policy and every
+        // injector share without linking a display's library.
+        .target(name: "KeyChords", dependencies: ["CXKBCommon"]),
+        .target(name: "X11Selection", dependencies: ["CX11", "KeyChords", "Posix"]),
         .target(name: "WaylandSelection", dependencies: ["CWayland", "Posix"]),
         .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
@@ -152,8 +158,8 @@ let package = Package(
         .target(
             name: "CliptabDaemon",
             dependencies: [
-                "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection",
-                "WaylandSelection", "Posix", "TableFile",
+                "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "KeyChords",
+                "X11Selection", "WaylandSelection", "Posix", "TableFile",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
@@ -245,7 +251,7 @@ let package = Package(
             name: "CliptabDaemonTests",
             dependencies: [
                 "CliptabClient", "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport",
-                "TestSupport", "cliptabd", "cliptab", "MenuModel", "WaylandSelection",
+                "KeyChords", "TestSupport", "cliptabd", "cliptab", "MenuModel", "WaylandSelection",
             ]),
         .testTarget(
             name: "EndToEndTests",
@@ -255,6 +261,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
+        .testTarget(name: "KeyChordsTests", dependencies: ["KeyChords"]),
         .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
         .testTarget(name: "PopupTextTests", dependencies: ["PopupText", "TestSupport"]),
         .testTarget(name: "PopupWaylandTests", dependencies: ["PopupWayland", "Posix", "TestSupport"]),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CX11
+import KeyChords
 
 /// The paste keystroke: real key events (XTEST) to the focused window, sent on the same
 /// connection that owns the selection, so the owner sees the target's request that follows.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 import CliptabConfig
 import CliptabDaemon
+import KeyChords
 import Testing
-import X11Selection
 
 /// The `[paste_to_focus]` section: keys, chords and the terminal list.
 struct FocusPasteSettingsTests {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import KeyChords
 import Quoting
-import X11Selection
 
 /// How `PasteToFocus` pastes: the `[paste_to_focus]` section of `cliptab.conf`.
 public struct FocusPasteSettings: Equatable, Sendable {

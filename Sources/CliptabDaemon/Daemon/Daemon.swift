@@ -31,10 +31,8 @@ public final class Daemon {
 
     private let options: DaemonOptions
     private let configurator: Configurator
-    private let display: String?
-    private let waylandDisplay: String?
-    /// `XDG_CURRENT_DESKTOP`: on GNOME, mutter bridges every clipboard owner to X11.
-    private let desktop: String
+    /// Looks up the variables that name the session's displays and desktop (`SessionPlan`).
+    private let environment: (String) -> String?
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
@@ -61,9 +59,7 @@ public final class Daemon {
         configurator = Configurator(
             path: options.configPath ?? ConfigLocation.defaultPath(environment: environment),
             isExplicit: options.configPath != nil, overrides: options.overrides, environment: environment)
-        display = environment("DISPLAY")
-        waylandDisplay = environment("WAYLAND_DISPLAY")
-        desktop = environment("XDG_CURRENT_DESKTOP") ?? ""
+        self.environment = environment
     }
 
     /// Checks the configuration (`--check-config`), or serves until stopped; returns the
@@ -149,9 +145,10 @@ public final class Daemon {
         let configured = try ConfiguredService(
             configurator: configurator, configuration: configuration, tables: tables
         ) { settings in
+            let plan = SessionPlan(environment: environment, choice: configuration.backend)
             let clipboard = makeClipboard(
-                settings, choice: configuration.backend, announcer: publisher,
-                portal: portal(on: bus, configuration: configuration))
+                settings, plan: plan, announcer: publisher,
+                portal: plan.usesPortal ? portal(on: bus, configuration: configuration) : nil)
             self.clipboard = clipboard
             Log.line("clipboard: \(clipboard.backend.summary)")
             return clipboard
@@ -232,79 +229,65 @@ public final class Daemon {
         }
     }
 
-    /// The clipboard over the backend `choice` names: Wayland's data-control where the
+    /// The clipboard over the backend `plan` names: Wayland's data-control where the
     /// session has it (or where it is asked for), X11 otherwise.
     private func makeClipboard(
-        _ settings: ClipboardSettings, choice: ClipboardBackendChoice, announcer: ChangeAnnouncer,
+        _ settings: ClipboardSettings, plan: SessionPlan, announcer: ChangeAnnouncer,
         portal: RemoteDesktopPortal?
     ) -> ClipboardPolicy {
         var note: String?
-        if choice != .x11, let waylandDisplay {
+        if let wayland = plan.wayland {
             let keyboards = VirtualKeyboardSupply()
             let backend = WaylandSelectionBackend(
-                display: waylandDisplay, settings: settings, keyboards: keyboards)
-            if choice == .wayland || backend.connectError == nil {
-                let injector = WaylandSessionInjector(
-                    wayland: VirtualKeyboardInjector(backend: backend, keyboards: keyboards),
-                    portal: portal.map { PortalKeyInjector(portal: $0, xtest: nil) }, x11Display: display,
-                    settings: settings)
-                Log.line("paste keys: \(injector.summary)")
-                return ClipboardPolicy(
-                    backend: backend, injector: injector, settings: settings, announcer: announcer,
-                    clock: MonotonicClock.milliseconds)
+                display: wayland.display, settings: settings, keyboards: keyboards)
+            if wayland.isRequired || backend.connectError == nil {
+                let keyboard = VirtualKeyboardInjector(backend: backend, keyboards: keyboards)
+                let routes: [KeyInjector] = wayland.routes.compactMap { route in
+                    switch route {
+                    case .xtest:
+                        wayland.xtestDisplay.map {
+                            WaylandMarkedInjector(
+                                XWaylandKeyInjector(display: $0, settings: settings), wayland: keyboard)
+                        }
+                    case .virtualKeyboard: keyboard
+                    case .portal:
+                        portal.map { WaylandMarkedInjector(PortalKeyInjector(portal: $0), wayland: keyboard) }
+                    }
+                }
+                return clipboardPolicy(
+                    backend: backend, routes: routes, settings: settings, announcer: announcer)
             }
-            note =
-                "the compositor at \(waylandDisplay) offers no data-control (\(backend.connectError ?? "")); Wayland "
-                + "programs get copies only where it bridges them"
+            note = plan.noDataControlNote(backend.connectError ?? "")
         }
         let backend = X11SelectionBackend(
-            display: display, settings: settings, waylandNote: note, blindSpot: xwaylandBlindSpot())
-        let xtest = X11KeyInjector(backend: backend, waylandDisplay: waylandDisplay)
-        let injector: KeyInjector
-        if let portal {
-            let both = PortalKeyInjector(portal: portal, xtest: xtest)
-            Log.line("paste keys: \(both.summary)")
-            injector = both
-        } else {
-            injector = xtest
+            display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot)
+        let routes: [KeyInjector] = plan.x11.routes.compactMap { route in
+            switch route {
+            case .xtest: X11KeyInjector(backend: backend, waylandDisplay: plan.x11.waylandDisplay)
+            case .virtualKeyboard: nil
+            case .portal: portal.map { PortalKeyInjector(portal: $0) }
+            }
         }
+        return clipboardPolicy(backend: backend, routes: routes, settings: settings, announcer: announcer)
+    }
+
+    /// The policy over `backend`, typing the paste chord through the first of `routes` that
+    /// reaches the focused window.
+    private func clipboardPolicy(
+        backend: SelectionBackend, routes: [KeyInjector], settings: ClipboardSettings,
+        announcer: ChangeAnnouncer
+    ) -> ClipboardPolicy {
+        let router = PasteRouter(routes: routes)
+        Log.line("paste keys: \(router.summary)")
         return ClipboardPolicy(
-            backend: backend, injector: injector, settings: settings, announcer: announcer,
+            backend: backend, injector: router, settings: settings, announcer: announcer,
             clock: MonotonicClock.milliseconds)
     }
 
-    /// The RemoteDesktop portal client where the session is GNOME's or KDE's on Wayland
-    /// (their compositors type into Wayland windows only for it), keeping its restore token
-    /// in the data directory; nil elsewhere.
-    private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal? {
-        guard let waylandDisplay, !waylandDisplay.isEmpty,
-            isDesktop(oneOf: ["GNOME", "KDE"])
-        else { return nil }
+    /// The RemoteDesktop portal client, keeping its restore token in the data directory.
+    private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal {
         let directory = try? configurator.dataDirectory(of: configuration)
         return RemoteDesktopPortal(bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) })
-    }
-
-    /// True when `XDG_CURRENT_DESKTOP` (a colon-separated list) names one of `names`
-    /// (upper case), in any case.
-    private func isDesktop(oneOf names: Set<String>) -> Bool {
-        desktop.split(separator: ":").contains { names.contains($0.uppercased()) }
-    }
-
-    /// Why the X11 backend may not see the clipboard's owner in this session, or nil.
-    ///
-    /// In a Wayland session X11 programs see a Wayland program's copy only where the
-    /// compositor bridges it: mutter always does; wlroots and KWin only while an X11 window
-    /// has the keyboard focus (wlroots `xwayland/selection/incoming.c`, swaywm/sway#4678), and
-    /// what X11 holds then may be an older copy, cliptabd's own included.
-    private func xwaylandBlindSpot() -> String? {
-        guard let waylandDisplay, !waylandDisplay.isEmpty,
-            !isDesktop(oneOf: ["GNOME"])
-        else { return nil }
-        return
-            "cliptabd reads the clipboard through XWayland, and the compositor at \(waylandDisplay) gives X11 "
-            + "programs a Wayland program's copy only while an X11 window has the focus: what X11 holds may be "
-            + "an older copy, so it is not read. Let cliptabd use the compositor's data-control "
-            + "([clipboard] backend = auto), or copy from an X11 window"
     }
 
     /// Tells the clipboard when a caller leaves the bus, so that a paste it asked for and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import DBus
-import X11Selection
+import KeyChords
 
 /// The daemon's one session of the XDG RemoteDesktop portal (`org.freedesktop.portal.RemoteDesktop`),
 /// the way GNOME and KDE let a program type into Wayland windows.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import Glibc
+import KeyChords
 import WaylandSelection
-import X11Selection
 
 /// The key injector of a Wayland session's own windows: the chord through a
 /// `zwp_virtual_keyboard_v1` on the selection backend's connection, with a whole keymap of
@@ -31,6 +31,15 @@ public final class VirtualKeyboardInjector: KeyInjector {
         self.keyboards = keyboards
     }
 
+    /// None where the compositor offers no virtual keyboard (the portal may type then),
+    /// else the focused window.
+    public var reach: KeyReach {
+        guard let service = backend.liveService(), keyboards.keyboard(on: service) == nil,
+            keyboards.failure == .noVirtualKeyboard || keyboards.failure == nil
+        else { return .focusedWindow }
+        return .none(NoPasteTarget(Self.noKeyboardReason))
+    }
+
     /// The keyboard in words, for the log: its keymap, or why there is none.
     public var summary: String {
         if let keyboard = keyboards.current {
@@ -46,8 +55,10 @@ public final class VirtualKeyboardInjector: KeyInjector {
     public func focusedTarget() throws -> PasteTarget {
         let service = try liveService()
         _ = try liveKeyboard(service)
-        return PasteTarget(
+        let target = PasteTarget(
             names: service.activatedAppID.map { [$0] } ?? [], reader: service.nextKeystrokeMark)
+        Log.line("paste chord through the virtual keyboard to the window \(target.names)", level: .debug)
+        return target
     }
 
     /// Types `chord` and marks the keystroke.

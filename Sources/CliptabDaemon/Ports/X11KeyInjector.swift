@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
+import KeyChords
 import X11Selection
 
 /// The key injector of an X display: XTEST key events to the window that has the input
@@ -15,6 +16,12 @@ public final class X11KeyInjector: KeyInjector {
         self.backend = backend
         self.waylandDisplay = waylandDisplay.flatMap { $0.isEmpty ? nil : $0 }
     }
+
+    /// X11 windows only: in a session with the portal, a Wayland window is the portal's.
+    public var reach: KeyReach { .x11Windows }
+
+    /// XTEST, for the log.
+    public var summary: String { "XTEST" }
 
     /// The focused window and its client, or why a chord would reach none.
     public func focusedTarget() throws -> PasteTarget {

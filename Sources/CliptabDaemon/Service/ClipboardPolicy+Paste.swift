@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
-import X11Selection
+import KeyChords
 
 /// The paste into the focused window: save what the clipboard holds (every format), copy,
 /// send the chord, watch the target fetch the text, put the saved content back.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import X11Selection
+import KeyChords
 
 /// The window a paste chord goes to, as the injector found it.
 public struct PasteTarget: Equatable, Sendable {
@@ -22,6 +22,10 @@ public struct PasteTarget: Equatable, Sendable {
 /// window has the input focus, the server lacks the extension, the focused window belongs to
 /// Wayland.
 public protocol KeyInjector: AnyObject {
+    /// Which windows the chord reaches now, for the paste router's choice (`PasteRouter`).
+    var reach: KeyReach { get }
+    /// The injector in words, for the log.
+    var summary: String { get }
     /// The window the next chord would reach, or why there is none.
     func focusedTarget() throws -> PasteTarget
     /// Sends `chord` to the focused window; `repressModifiers` presses the modifiers the
@@ -43,6 +47,12 @@ public protocol KeyInjector: AnyObject {
 }
 
 extension KeyInjector {
+    /// The focused window, whatever it is.
+    public var reach: KeyReach { .focusedWindow }
+
+    /// Unnamed.
+    public var summary: String { "keys to the focused window" }
+
     /// Ready at once: the keys go straight to the display.
     public func prepare(_ ready: @escaping (NoPasteTarget?) -> Void) { ready(nil) }
 }
@@ -58,4 +68,16 @@ public struct NoPasteTarget: Error, Equatable, Sendable {
 
     /// Makes a refusal.
     public init(_ reason: String) { self.reason = reason }
+}
+
+/// Which windows an injector's chord reaches, as the injector declares it: what the paste
+/// router chooses by, so that no choice depends on an error's wording.
+public enum KeyReach: Equatable, Sendable {
+    /// X11 windows only (XTEST): where none has the focus, the next way is tried.
+    case x11Windows
+    /// Whatever window has the focus: its refusal is the paste's.
+    case focusedWindow
+    /// None now, for the reason given (a compositor without a virtual keyboard): the next
+    /// way is tried, and the reason is the paste's where none is left.
+    case none(NoPasteTarget)
 }

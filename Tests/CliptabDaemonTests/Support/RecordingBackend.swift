@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import CliptabDaemon
-import X11Selection
+import KeyChords
 
 /// A selection backend in memory for in-process tests of the daemon's clipboard rules: it
 /// records every ownership and release, can refuse to be taken (as a backend without a

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-import CX11
+import CXKBCommon
 
 /// A key with modifiers, such as `ctrl+shift+v`: what the paste keystroke presses.
+///
+/// Keys are X keysyms, named as X names them (libxkbcommon reads the names), so that the
+/// configuration, the policy and every injector read chords without linking a display's
+/// library.
 public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
     /// The modifier keysyms, pressed in this order before the key and released after it.
     public let modifiers: [UInt]
@@ -34,10 +38,10 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
             let keysym: Int32
             let canonical: String
             switch name.lowercased() {
-            case "ctrl", "control": (keysym, canonical) = (XK_Control_L, "ctrl")
-            case "shift": (keysym, canonical) = (XK_Shift_L, "shift")
-            case "alt", "meta": (keysym, canonical) = (XK_Alt_L, "alt")
-            case "super", "win": (keysym, canonical) = (XK_Super_L, "super")
+            case "ctrl", "control": (keysym, canonical) = (XKB_KEY_Control_L, "ctrl")
+            case "shift": (keysym, canonical) = (XKB_KEY_Shift_L, "shift")
+            case "alt", "meta": (keysym, canonical) = (XKB_KEY_Alt_L, "alt")
+            case "super", "win": (keysym, canonical) = (XKB_KEY_Super_L, "super")
             default:
                 throw ParseError(
                     description:
@@ -50,8 +54,8 @@ public struct KeyChord: Equatable, Sendable, CustomStringConvertible {
         }
         // A letter names its key: the shifted keysym (V) would ask for Shift by itself.
         let keyName = last.count == 1 ? last.lowercased() : last
-        let key = XStringToKeysym(keyName)
-        guard key != UInt(NoSymbol) else {
+        let key = UInt(xkb_keysym_from_name(keyName, XKB_KEYSYM_NO_FLAGS))
+        guard key != UInt(XKB_KEY_NoSymbol) else {
             throw ParseError(
                 description: "unknown key \"\(last)\" in \"\(text)\" (an X keysym name such as v or Insert)")
         }
