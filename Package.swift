@@ -146,6 +146,9 @@ let package = Package(
         .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
         // The table file: the model's table documents as YAML (the schema and its errors).
         .target(name: "TableFile", dependencies: ["CliptabContract", "CliptabCore", "YAMLDocument"]),
+        // Peers' snippets (espanso, Alfred, Raycast, folders of files) read from disk, bounded,
+        // as table documents.
+        .target(name: "SnippetImport", dependencies: ["CliptabContract", "CliptabCore", "YAMLDocument"]),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
@@ -153,7 +156,7 @@ let package = Package(
             name: "CliptabDaemon",
             dependencies: [
                 "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "X11Selection",
-                "WaylandSelection", "Posix", "TableFile",
+                "WaylandSelection", "Posix", "SnippetImport", "TableFile",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
