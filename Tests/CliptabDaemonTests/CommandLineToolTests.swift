@@ -62,6 +62,7 @@ struct CommandLineToolTests {
             .error(CliptabBus.errorPrefix + "IndexOutOfRange")
         ),
         ("GetCell", [s("missing"), i(0), i(0)], .error(CliptabBus.errorPrefix + "NoSuchTable")),
+        ("ExportSnippets", [s("missing"), s("espanso")], .error(CliptabBus.errorPrefix + "NoSuchTable")),
         ("GetCell", [s("snippets"), i(0), s("0")], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("GetCell", [s("snippets"), i(0)], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("NoSuchMethod", [s("snippets")], .error("org.freedesktop.DBus.Error.UnknownMethod")),

@@ -322,3 +322,49 @@ import Testing
         return Int(line.dropFirst(6).trimmingPrefix(while: { $0 == " " })) ?? -1
     }
 }
+
+/// `cliptab export --format espanso`, then imported back.
+@Suite(.serialized, .withDaemon) struct SnippetExportTests {
+    @Test func exportThenImportGivesBackTheNamedRows() throws {
+        let source = """
+            templates: true
+            sections:
+            - header: mail
+              rows:
+              - name: sig
+                text: "Best, {{me}}"
+              - name: quote
+                text: "> {clipboard}{cursor} due {date +24h:%Y-%m-%d}"
+              - name: greet
+                text: "Hey {input:name=you}, {input:text}"
+              - name: id
+                text: "id {uuid}"
+              - unnamed row
+            """
+        #expect(try cli.run("apply", "out", input: source).status == 0)
+        let export = try cli.run("export", "out", "--format", "espanso")
+        #expect(export.status == 0, "\(export)")
+        #expect(
+            export.err
+                == "cliptab: 1 unnamed row left out\ncliptab: 1 row kept with cliptab's placeholders (espanso has no such)\n",
+            "\(export)")
+        #expect(
+            export.out.contains("- trigger: :quote\n  replace: '> {{clipboard}}$|$ due {{date2}}'\n"),
+            "\(export.out)")
+        #expect(export.out.contains("      format: '%Y-%m-%d'\n      offset: 86400\n"), "\(export.out)")
+        #expect(export.out.contains("- trigger: :greet\n  form: Hey [[name]], [[text]]\n"), "\(export.out)")
+        let path = cli.data.appending("out.yml")
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        Array(export.out.utf8).withUnsafeBytes { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let back = try cli.run("import", "back", path, "--from", "espanso")
+        #expect(back.status == 0, "\(back)")
+        let rows = try cli.run("export", "back", "--format", "yaml").out
+        #expect(rows.contains("  - name: sig\n    text: Best, {{me}}\n"), "\(rows)")
+        #expect(
+            rows.contains("  - name: quote\n    text: '> {clipboard}{cursor} due {date +24h:%Y-%m-%d}'\n"),
+            "\(rows)")
+        #expect(rows.contains("  - name: greet\n    text: Hey {input:name=you}, {input:text}\n"), "\(rows)")
+        #expect(!rows.contains("unnamed row"), "\(rows)")
+    }
+}

@@ -43,7 +43,22 @@ extension CliptabInterface {
                     .uint64(result.revision), .dictionary(keySignature: "s", valueSignature: "u", counts),
                     strings(snippets.report),
                 ]
-            }
+            },
+            .immediate(
+                "ExportSnippets", [arg("table", "s"), arg("to", "s")],
+                [arg("data", "s"), arg("left_out", "u"), arg("untranslated", "u")]
+            ) { service, a in
+                let to = try a.string("to")
+                guard to == "espanso" else {
+                    throw CliptabError(
+                        .invalidArgument, "unknown target \"\(to)\"; the one target is espanso")
+                }
+                let document = try service.tables.document(of: a.string("table"))
+                let file = try EspansoWriter.text(document, templates: document.templates == true)
+                return [
+                    .string(file.text), .uint32(UInt32(file.leftOut)), .uint32(UInt32(file.untranslated)),
+                ]
+            },
         ]
     }
 
