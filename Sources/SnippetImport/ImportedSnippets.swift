@@ -6,7 +6,7 @@ import CliptabCore
 public enum SnippetSourceKind: String, CaseIterable, Sendable {
     /// espanso match files: one file, or a folder of them.
     case espanso
-    /// Alfred's `.alfredsnippets` collection, unpacked into a folder.
+    /// Alfred's `.alfredsnippets` collection (a zip archive), or the folder it unpacks to.
     case alfred
     /// Raycast's JSON export.
     case raycast

@@ -23,11 +23,10 @@ public struct SnippetImporter {
             case .espanso: try EspansoReader.read(source.files, into: &result)
             case .raycast: try RaycastReader.read(source.files, into: &result)
             case .alfred:
-                guard source.isFolder else {
-                    throw SourceError(
-                        "a .alfredsnippets archive is read unpacked: give the folder it unpacks to")
-                }
-                try AlfredReader.read(source.files, into: &result)
+                let files =
+                    source.isFolder
+                    ? source.files : try AlfredArchive.files(of: source.files[0], files.maxTotalBytes)
+                try AlfredReader.read(files, into: &result)
             case .folder:
                 guard source.isFolder else { throw SourceError("\(quoted(path)) is not a folder") }
                 FolderReader.read(source.files, into: &result)

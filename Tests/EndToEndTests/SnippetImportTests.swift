@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
+import Posix
 import TestSupport
 import Testing
 
@@ -366,5 +367,53 @@ import Testing
             "\(rows)")
         #expect(rows.contains("  - name: greet\n    text: Hey {input:name=you}, {input:text}\n"), "\(rows)")
         #expect(!rows.contains("unnamed row"), "\(rows)")
+    }
+}
+
+/// Alfred's zipped collections, made by Python's zipfile as Alfred makes them, and hostile ones.
+@Suite(.serialized, .withDaemon) struct AlfredArchiveTests {
+    /// Makes the zip `name` of `entries` (path, text or a count of zero bytes).
+    private func zip(_ name: String, _ entries: [(String, String)]) throws -> String {
+        let path = cli.data.appending(name)
+        var script = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)\n"
+        for (entry, text) in entries {
+            let content = text.hasPrefix("zeros:") ? "b'\\0' * \(text.dropFirst(6))" : "'''\(text)'''"
+            script += "z.writestr('''\(entry)''', \(content))\n"
+        }
+        script += "z.close()\n"
+        let made = try ChildProcess.run("python3", ["-c", script, path])
+        #expect(made.termination == .exited(0), "\(made.errorText)")
+        return path
+    }
+
+    @Test func aCollectionArchiveIsImportedAndHostileOnesRefusedWhole() throws {
+        let good = try zip(
+            "Mail.alfredsnippets",
+            [
+                ("info.plist", "<plist version=\"1.0\"><dict/></plist>"),
+                (
+                    "Sign [B2].json",
+                    #"{"alfredsnippet": {"snippet": "Best,\\nAda", "uid": "B2", "name": "Sign", "keyword": "sig"}}"#
+                ),
+                (
+                    "Addr [A1].json",
+                    #"{"alfredsnippet": {"snippet": "1 Main St", "uid": "A1", "name": "Addr", "keyword": "addr"}}"#
+                ),
+                ("__MACOSX/._Addr [A1].json", "junk"),
+            ])
+        let outcome = try cli.run("import", "alfred", good, "--from", "alfred")
+        #expect(outcome.status == 0, "\(outcome)")
+        #expect(
+            try cli.run("export", "alfred", "--format", "yaml").out
+                == "rows:\n- name: addr\n  text: 1 Main St\n- name: sig\n  text: |-\n    Best,\n    Ada\n")
+        let climbing = try zip("Climb.alfredsnippets", [("a.json", "{}"), ("../../evil.json", "{}")])
+        let climbed = try cli.run("import", "climb", climbing, "--from", "alfred")
+        #expect(climbed.status != 0 && climbed.err.contains("climbs out of the archive"), "\(climbed)")
+        let bomb = try zip("Bomb.alfredsnippets", [("a.json", "zeros:\(64 << 20)")])
+        let before = try cli.run("tables").out
+        let exploded = try cli.run("import", "bomb", bomb, "--from", "alfred")
+        #expect(exploded.status != 0 && exploded.err.contains("unpacks to more than 32 MiB"), "\(exploded)")
+        #expect(try cli.run("tables").out == before)
+        #expect(!before.contains("climb") && !before.contains("bomb"), "\(before)")
     }
 }

@@ -16,7 +16,7 @@ struct ImportCommand: CLICommand {
             nothing. Prints how many rows were imported (with --json: {"rows": N}).
 
             With --from espanso|alfred|raycast|folder, PATH is a peer's snippets (an espanso
-            match file or folder, an unpacked Alfred collection, a Raycast JSON export, a
+            match file or folder, an Alfred collection, a Raycast JSON export, a
             folder of text files), read by cliptabd, translated (placeholders included) and
             applied over the table's content: rows of the same name are updated, so importing
             twice changes nothing. Prints what changed, then every row renamed, changed or
