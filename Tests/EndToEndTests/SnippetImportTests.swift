@@ -219,6 +219,17 @@ import Testing
                       Today:
 
                 """)
+        // A file gone from the source stays in the table, unless --replace.
+        unlink(cli.data.appending("notes/addr"))
+        let merged = try cli.run("import", "notes", cli.data.appending("notes"), "--from", "folder")
+        #expect(merged.out.hasPrefix("imported 2 rows in 2 sections (1 left out): no changes\n"), "\(merged)")
+        let replaced = try cli.run(
+            "import", "notes", cli.data.appending("notes"), "--from", "folder", "--replace")
+        #expect(
+            replaced.out.hasPrefix(
+                "imported 2 rows in 2 sections (1 left out): 0 moved, 0 changed, 0 added, 1 deleted\n"),
+            "\(replaced)")
+        #expect(try !yaml("notes").contains("addr"))
     }
 
     @Test func aRaycastExportAndAnAlfredCollection() throws {
