@@ -114,17 +114,20 @@ struct DocumentPlan {
         return entry
     }
 
-    /// The rows where the document starts as the table does (same sections in order, each
-    /// row's name and text the same), matched without hashing their texts: exactly what
-    /// rules 1 and 2 would match there, since each is then the first candidate in table
-    /// order. Most documents are the table with a few edits.
+    /// Matches the rows where the document starts as the table does, without hashing.
+    ///
+    /// Same sections in order, each row's name and text the same: exactly what rules 1 and 2
+    /// would match there, since each is then the first candidate in table order. Most
+    /// documents are the table with a few edits.
     private mutating func matchCommonStart() {
         for (j, section) in document.sections.enumerated() {
             guard sectionMatch[j] == j else { return }
             let start = sectionStart[j]
             let count = sectionStart[j + 1] - start
             for (p, row) in section.rows.enumerated() {
-                guard p < count, rowNames[start + p] == row.name, rows[start + p].text == row.text else { return }
+                guard p < count, rowNames[start + p] == row.name, rows[start + p].text == row.text else {
+                    return
+                }
                 rowMatch[j][p] = start + p
                 rowMatched[start + p] = true
             }

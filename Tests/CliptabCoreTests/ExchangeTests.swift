@@ -251,7 +251,8 @@ struct ExchangeTests {
         return table
     }
 
-    @Test("round trips of random tables", arguments: ExchangeFormat.allCases)
+    // yaml is written and read by the table-file codec, outside the core (TableFileTests).
+    @Test("round trips of random tables", arguments: ExchangeFormat.allCases.filter { $0 != .yaml })
     func roundTrips(_ format: ExchangeFormat) throws {
         var random = SeededRandom(
             "ExchangeTests.roundTrips(\(format))", fixed: 0xE7C4_A46E ^ UInt64(format.rawValue.utf8.count))

@@ -16,8 +16,9 @@ struct RandomModelTests {
 
     /// The errors the core can produce (the clipboard ones come from the daemon); the
     /// model never turns templates on, whose errors `TemplateTableTests` provokes.
+    // RevisionMismatch is ApplyTable's alone, which DocumentApplyTests exercise.
     static let coreCodes = Set(CliptabError.Code.allCases).subtracting([
-        .clipboardEmpty, .clipboardUnavailable, .invalidTemplate, .inputRequired,
+        .clipboardEmpty, .clipboardUnavailable, .invalidTemplate, .inputRequired, .revisionMismatch,
     ])
 
     /// The seeds of one batch: a fixed series, or only the one of `CLIPTAB_TEST_SEED` (in the

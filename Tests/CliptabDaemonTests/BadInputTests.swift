@@ -40,6 +40,10 @@ struct BadInputTests {
         "Expand": [s("t"), i(0), i(0), inputs(["a": "b"])], "GetTemplateInputs": [s("t"), i(0), i(0)],
         "CopyRaw": [s("t"), i(0), i(0)], "CopyWithInputs": [s("t"), i(0), i(0), inputs(["a": "b"])],
         "PasteWithInputs": [s("t"), i(0), i(0), u(0), t(0), inputs(["a": "b"])],
+        "ApplyTable": [
+            s("t"), s("sections:\n  - header: A\n    rows: [A1, A2]\n  - header: B\n    rows: [B1]\n"), t(0),
+            .dictionary(keySignature: "s", valueSignature: "v", []),
+        ],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.
@@ -146,7 +150,7 @@ struct BadInputTests {
         let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
-        let creating: Set<String> = ["CreateTable", "ImportTable"]
+        let creating: Set<String> = ["CreateTable", "ImportTable", "ApplyTable"]
         let names = ["missing", "", "a/b", String(repeating: "x", count: 256), "tab\there", "\u{7F}", "T"]
         for method in try declaredMethods() where method.inputs.first?.name == "table" {
             for name in names {

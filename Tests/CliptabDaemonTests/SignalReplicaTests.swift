@@ -246,25 +246,6 @@ struct SignalReplicaTests {
             return (index, resolved >= 0 && resolved < sections.count ? sections[resolved] : 0)
         }
 
-        /// A small table file: sections with headers, rows with and without names.
-        mutating func document() -> String {
-            var text = ""
-            for _ in 0..<Int.random(in: 0...3, using: &random) {
-                text += "  - header: \"\(random.pick(["", "H", "Kopf"]))\"\n"
-                let count = Int.random(in: 0...4, using: &random)
-                text += count == 0 ? "    rows: []\n" : "    rows:\n"
-                for _ in 0..<count {
-                    let word = random.pick(["a", "b", "apple", "2", "\"\"", "\"x\\ny\\n\""])
-                    text +=
-                        "      - "
-                        + (random.percent(25)
-                            ? "{name: n\(Int.random(in: 0..<4, using: &random)), text: \(word)}" : word)
-                        + "\n"
-                }
-            }
-            return text.isEmpty ? "sections: []\n" : "sections:\n" + text
-        }
-
         mutating func exchange() -> (String, String) {
             switch Int.random(in: 0..<4, using: &random) {
             case 0:
@@ -382,14 +363,6 @@ struct SignalReplicaTests {
             default: return ("GetSections", [s(table)])
             }
         }
-    }
-
-    /// Whether an `ApplyTable` call (not a dry run) changed rows or sections, by its counts.
-    static func appliedContent(_ arguments: [BusValue], _ reply: [BusValue]?) -> Bool {
-        guard case .dictionary(_, _, let options) = arguments[3], options.isEmpty,
-            let reply, reply.count == 2, case .dictionary(_, _, let counts) = reply[1]
-        else { return false }
-        return counts.contains { $0.0 != s("settings_changed") && $0.1 != .uint32(0) }
     }
 
     @Test(arguments: [1 as UInt64, 2, 3])

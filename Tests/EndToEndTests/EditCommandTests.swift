@@ -114,6 +114,23 @@ import Testing
         unlink(path)
     }
 
+    @Test func anEmptiedFileOrAFailedEditorChangesNothingAndKeepsTheFile() throws {
+        let editor = try editor()
+        #expect(try cli.run("import", "keep", "--format", "lines", input: "one\n").status == 0)
+        let emptied = try edit(["edit", "keep"], [[["write", ""]]], editor: editor)
+        #expect(
+            emptied.status == 1 && emptied.err.contains("cancelled (the file was saved empty)"), "\(emptied)")
+        let failed = try edit(
+            ["edit", "keep"], [[["replace", "- one", "- two"], ["fail"]]], editor: editor)
+        #expect(failed.status == 1 && failed.err.contains("did not exit cleanly"), "\(failed)")
+        #expect(try texts("keep") == ["one"])
+        for outcome in [emptied, failed] {
+            let path = try #require(outcome.err.split(separator: " ").last.map { String($0.dropLast()) })
+            #expect(access(path, F_OK) == 0, "\(path) was not kept")
+            unlink(path)
+        }
+    }
+
     @Test func aTableChangedMeanwhileIsRefusedAndTheTextKept() throws {
         let editor = try editor()
         #expect(try cli.run("import", "race", "--format", "lines", input: "one\n").status == 0)
@@ -248,5 +265,26 @@ enum InputReaderForTests {
             bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// An applied document is durable once `cliptab apply` has answered.
+@Suite struct ApplyDurabilityTests {
+    @Test func anAnsweredApplySurvivesKill9() throws {
+        let fixture = try CLIFixture()
+        defer { fixture.stop() }
+        #expect(try fixture.run("import", "d", "--format", "lines", input: "a\nb\n").status == 0)
+        let outcome = try fixture.run(
+            "apply", "d", input: "sections:\n  - header: H\n    rows: [b, {name: n, text: c}]\n")
+        #expect(
+            outcome
+                == Outcome(
+                    0,
+                    "0 moved, 0 changed, 1 added, 1 deleted; sections: 0 moved, 1 changed, 0 added, 0 deleted\n"
+                ))
+        try fixture.session.restart(SIGKILL)
+        #expect(
+            try fixture.run("export", "d", "--format", "yaml")
+                == Outcome(0, "sections:\n- header: H\n  rows:\n  - b\n  - name: n\n    text: c\n"))
     }
 }
