@@ -18,10 +18,12 @@ extension CliptabInterface {
                 guard let kind = SnippetSourceKind(rawValue: from) else {
                     throw CliptabError(
                         .invalidArgument,
-                        "unknown source \"\(from)\"; the sources are "
+                        "unknown source \"\(from.prefix(64))\"; the sources are "
                             + SnippetSourceKind.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 let table = try a.string("table")
+                // A name the import could never create is refused before the source is read.
+                try TableName.validate(table)
                 let snippets = try SnippetImporter().snippets(at: try a.string("path"), kind: kind)
                 var current: TableDocument?
                 do { current = try service.tables.document(of: table) } catch let error as CliptabError
@@ -51,7 +53,7 @@ extension CliptabInterface {
                 let to = try a.string("to")
                 guard to == "espanso" else {
                     throw CliptabError(
-                        .invalidArgument, "unknown target \"\(to)\"; the one target is espanso")
+                        .invalidArgument, "unknown target \"\(to.prefix(64))\"; the one target is espanso")
                 }
                 let document = try service.tables.document(of: a.string("table"))
                 let file = try EspansoWriter.text(document, templates: document.templates == true)
