@@ -43,6 +43,11 @@ enum EspansoReader {
         if trigger.isEmpty, match["regex"] != nil {
             result.note("\(shown): unnamed: a regex trigger has no name")
         }
+        let known = [
+            "trigger", "triggers", "regex", "replace", "form", "form_fields", "markdown", "html",
+            "image_path", "vars",
+        ]
+        for key in match.keys where !known.contains(key) { result.note("\(shown): \(quoted(key)) ignored") }
         if (match["triggers"]?.items?.count ?? 0) > 1 {
             result.note("\(shown): the other triggers are left out")
         }

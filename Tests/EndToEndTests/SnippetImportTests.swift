@@ -112,6 +112,7 @@ import Testing
                 replace: "Best,\\nAda {literal}"
               - trigger: ":quote"
                 replace: "> {{clip}}$|$ due {{tomorrow}}"
+                propagate_case: true
               - trigger: ":sig"
                 replace: "second sig"
               - trigger: "two words"
@@ -138,11 +139,13 @@ import Testing
             report.contains("a.yml, match 1 (line 10) \":sig\": the other triggers are left out"), "\(report)"
         )
         #expect(
-            report.contains("a.yml, match 5 (line 18): unnamed: a regex trigger has no name"), "\(report)")
+            report.contains("a.yml, match 5 (line 19): unnamed: a regex trigger has no name"), "\(report)")
         #expect(
-            report.contains("a.yml, match 5 (line 18): {{text}} kept as text (no such variable)"), "\(report)"
+            report.contains("a.yml, match 5 (line 19): {{text}} kept as text (no such variable)"), "\(report)"
         )
-        #expect(report.contains("a.yml, match 6 (line 20) \":cat\": left out: an image"), "\(report)")
+        #expect(report.contains("a.yml, match 6 (line 21) \":cat\": left out: an image"), "\(report)")
+        #expect(
+            report.contains("a.yml, match 2 (line 12) \":quote\": \"propagate_case\" ignored"), "\(report)")
         #expect(report.contains("a, row 3: unnamed: \"sig\" names an earlier row"), "\(report)")
         #expect(report.contains("a, row 4: unnamed: \"two words\" is not a row name"), "\(report)")
         #expect(
