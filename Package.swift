@@ -90,6 +90,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libyaml, for the table file (parser and emitter).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        // libarchive, for Alfred's zipped snippet collections.
+        .systemLibrary(name: "CArchive", providers: [.apt(["libarchive-dev"])]),
         // GNU/Linux calls that Swift's Glibc module does not export.
         .target(name: "CPosix"),
         // libwayland-client with the glue of the data-control, virtual-keyboard and
@@ -131,6 +133,8 @@ let package = Package(
         .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts"]),
         // YAML read into a tree of string scalars with places, and written back exactly.
         .target(name: "YAMLDocument", dependencies: ["CYAML"]),
+        // Zip archives read from memory under a bound on what they unpack.
+        .target(name: "Archive", dependencies: ["CArchive"]),
 
         // The contract's names (bus name, path, interface, error prefix, words): no code.
         .target(name: "CliptabContract"),
@@ -152,6 +156,11 @@ let package = Package(
         .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
         // The table file: the model's table documents as YAML (the schema and its errors).
         .target(name: "TableFile", dependencies: ["CliptabContract", "CliptabCore", "YAMLDocument"]),
+        // Peers' snippets (espanso, Alfred, Raycast, folders of files) read from disk, bounded,
+        // as table documents.
+        .target(
+            name: "SnippetImport",
+            dependencies: ["Archive", "CliptabContract", "CliptabCore", "YAMLDocument"]),
         // Durable storage of the model in SQLite.
         .target(name: "CliptabStore", dependencies: ["CliptabCore", "CSQLite3"]),
         // The daemon as a library: service, bus adapter, clipboard port, config, event loop.
@@ -159,7 +168,7 @@ let package = Package(
             name: "CliptabDaemon",
             dependencies: [
                 "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "KeyChords",
-                "X11Selection", "WaylandSelection", "Posix", "TableFile",
+                "X11Selection", "WaylandSelection", "Posix", "SnippetImport", "TableFile",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]

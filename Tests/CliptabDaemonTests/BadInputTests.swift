@@ -46,6 +46,11 @@ struct BadInputTests {
             s("t"), s("sections:\n  - header: A\n    rows: [A1, A2]\n  - header: B\n    rows: [B1]\n"), t(0),
             .dictionary(keySignature: "s", valueSignature: "v", []),
         ],
+        // A file that is not a match file is skipped: the import adds nothing.
+        "ImportSnippets": [
+            s("t"), s("/etc/passwd"), s("espanso"), .dictionary(keySignature: "s", valueSignature: "v", []),
+        ],
+        "ExportSnippets": [s("t"), s("espanso")],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.
@@ -152,7 +157,7 @@ struct BadInputTests {
         let daemon = try DaemonProcess()
         try setUp(daemon)
         let before = try daemon.snapshotAll()
-        let creating: Set<String> = ["CreateTable", "ImportTable", "ApplyTable"]
+        let creating: Set<String> = ["CreateTable", "ImportTable", "ApplyTable", "ImportSnippets"]
         let names = ["missing", "", "a/b", String(repeating: "x", count: 256), "tab\there", "\u{7F}", "T"]
         for method in try declaredMethods() where method.inputs.first?.name == "table" {
             for name in names {

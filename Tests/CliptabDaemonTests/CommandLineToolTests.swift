@@ -62,6 +62,7 @@ struct CommandLineToolTests {
             .error(CliptabBus.errorPrefix + "IndexOutOfRange")
         ),
         ("GetCell", [s("missing"), i(0), i(0)], .error(CliptabBus.errorPrefix + "NoSuchTable")),
+        ("ExportSnippets", [s("missing"), s("espanso")], .error(CliptabBus.errorPrefix + "NoSuchTable")),
         ("GetCell", [s("snippets"), i(0), s("0")], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("GetCell", [s("snippets"), i(0)], .error("org.freedesktop.DBus.Error.InvalidArgs")),
         ("NoSuchMethod", [s("snippets")], .error("org.freedesktop.DBus.Error.UnknownMethod")),
@@ -202,9 +203,10 @@ struct CommandLineToolTests {
     @Test func theScriptCallsEveryMethod() throws {
         let declared = Set(try declaredMethods().map(\.name))
         #expect(declared.count >= 37)
-        // ApplyTable's a{sv} options cannot be written with dbus-send (no variant inside a
-        // container); the end-to-end tests of `cliptab apply` and `edit` call it.
-        #expect(declared.subtracting(Self.script.map(\.0)) == ["ApplyTable"])
+        // ApplyTable's and ImportSnippets' a{sv} options cannot be written with dbus-send (no
+        // variant inside a container); the end-to-end tests of `cliptab apply`, `edit` and
+        // `import --from` call them.
+        #expect(declared.subtracting(Self.script.map(\.0)) == ["ApplyTable", "ImportSnippets"])
     }
 
     /// Runs the script through `tool`, comparing printed replies and error names.

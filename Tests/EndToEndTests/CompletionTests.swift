@@ -64,7 +64,7 @@ import Testing
         #expect(try complete(["cliptab", "section", "rm", "s"]) == ["snippets"])
         #expect(
             try complete(["cliptab", "export", "numbers", "--format", ""]) == [
-                "json", "tsv", "lines", "yaml",
+                "json", "tsv", "lines", "yaml", "espanso",
             ])
         #expect(
             try complete(["cliptab", "rm-where", "numbers", ""]).prefix(6) == [

@@ -86,7 +86,9 @@ import Testing
         #expect(try zsh(["cliptab", "--timeout", "2", "copy", "n"]) == ["numbers"])
         #expect(try zsh(["cliptab", "get", "snippets", ""]) == [])
         #expect(
-            try zsh(["cliptab", "export", "numbers", "--format", ""]) == ["json", "tsv", "lines", "yaml"])
+            try zsh(["cliptab", "export", "numbers", "--format", ""]) == [
+                "json", "tsv", "lines", "yaml", "espanso",
+            ])
         #expect(try zsh(["cliptab", "export", "numbers", "-o", ""]) == ["<files>"])
         #expect(try zsh(["cliptab", "do", "numbers", "c"]) == ["copy", "cut"])
         #expect(
@@ -118,7 +120,10 @@ import Testing
         #expect(try fish("cliptab get ").sorted() == ["my table", "numbers", "snippets"])
         #expect(try fish("cliptab --timeout 2 copy n") == ["numbers"])
         #expect(try fish("cliptab get snippets ") == [])
-        #expect(try fish("cliptab export numbers --format ").sorted() == ["json", "lines", "tsv", "yaml"])
+        #expect(
+            try fish("cliptab export numbers --format ").sorted() == [
+                "espanso", "json", "lines", "tsv", "yaml",
+            ])
         #expect(try fish("cliptab do numbers c").sorted() == ["copy", "cut"])
         #expect(
             try fish("cliptab get --").sorted() == ["--help", "--json", "--notify", "--timeout", "--version"])

@@ -30,6 +30,16 @@ public struct TimeFormat: Equatable, Sendable {
 
     let pieces: [Piece]
 
+    /// The format as strftime writes it (`%Y-%m-%d`).
+    public var text: String {
+        pieces.map { piece in
+            switch piece {
+            case .text(let text): return text
+            case .field(let letter): return "%\(letter)"
+            }
+        }.joined()
+    }
+
     /// Reads `format`; throws the UTF-8 offset within it and what is wrong.
     ///
     /// Read byte by byte: every conversion is ASCII, and a copy parses the row each time.

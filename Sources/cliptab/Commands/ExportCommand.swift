@@ -12,12 +12,14 @@ struct ExportCommand: CLICommand {
             starts a section; no footers, and a row with a newline cannot be written), and
             yaml (the table file of 'cliptab edit' and 'cliptab apply': settings, sections, row
             names, every text exact; docs/table-file.md). The file is only written once the
-            export has succeeded.
+            export has succeeded. espanso writes a match file: each named row a match
+            ":NAME", placeholders translated where espanso has them; unnamed rows are left
+            out and counted on standard error.
             """,
         arguments: [.table],
         options: [
             .value(
-                "--format", "FORMAT", choices: ContractNames.formats,
+                "--format", "FORMAT", choices: ContractNames.formats + ["espanso"],
                 help: "the exchange format (default json)"),
             .value(
                 "--output", "FILE", short: "-o", help: "write to FILE instead of stdout", completion: .file),
@@ -36,7 +38,23 @@ struct ExportCommand: CLICommand {
 
     /// Calls `ExportTable` and writes the data to stdout or the file.
     func run(_ context: CommandContext) throws {
-        let data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
+        let data: String
+        if format == "espanso" {
+            let reply = try context.call("ExportSnippets", [string(table), string("espanso")])
+            data = try reply.string(0)
+            let leftOut = try reply.uint32(1)
+            let untranslated = try reply.uint32(2)
+            if leftOut > 0 {
+                writeToStandardError("cliptab: \(leftOut) unnamed row\(leftOut == 1 ? "" : "s") left out\n")
+            }
+            if untranslated > 0 {
+                writeToStandardError(
+                    "cliptab: \(untranslated) row\(untranslated == 1 ? "" : "s") kept with cliptab's placeholders (espanso has no such)\n"
+                )
+            }
+        } else {
+            data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
+        }
         if let file, file != "-" {
             try InputReader.writeFile(file, Array(data.utf8))
         } else {
