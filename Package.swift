@@ -270,6 +270,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
+        .testTarget(name: "SnippetImportTests", dependencies: ["CliptabCore", "SnippetImport"]),
         .testTarget(name: "KeyChordsTests", dependencies: ["KeyChords"]),
         .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
         .testTarget(name: "PopupTextTests", dependencies: ["PopupText", "TestSupport"]),
