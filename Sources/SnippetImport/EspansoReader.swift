@@ -151,6 +151,11 @@ enum EspansoText {
 
     /// cliptab's placeholder for the variable `name`, or nil (noted) when it has none.
     private static func variable(_ name: String, vars: [String: YAMLNode], notes: inout [String]) -> String? {
+        if let dot = name.firstIndex(of: "."), let form = vars[String(name[..<dot])],
+            form["type"]?.string == "form"
+        {
+            return formField(String(name[name.index(after: dot)...]), of: form, name, notes: &notes)
+        }
         guard let variable = vars[name] else {
             notes.append("{{\(name)}} kept as text (no such variable)")
             return nil
@@ -178,6 +183,20 @@ enum EspansoText {
             notes.append("{{\(name)}} kept as text (a \(type.isEmpty ? "typeless" : type) variable)")
             return nil
         }
+    }
+
+    /// `{input:FIELD=DEFAULT}` for `{{FORM.FIELD}}`, espanso 2's form variable (its
+    /// `[[FIELD]]` in the form's `layout`, the default in `fields`), or nil (noted).
+    private static func formField(_ field: String, of form: YAMLNode, _ name: String, notes: inout [String])
+        -> String?
+    {
+        let fallback = form["params"]?["fields"]?[field]?["default"]?.string
+        let placeholder = "{input:\(field)\(fallback.map { "=" + $0 } ?? "")}"
+        guard isWellFormed(placeholder) else {
+            notes.append("{{\(name)}} kept as text (not an input label)")
+            return nil
+        }
+        return placeholder
     }
 
     /// An offset of `seconds` in the largest unit of elapsed time that divides it (never
