@@ -23,7 +23,7 @@ extension TableService {
             })
     }
 
-    /// A document's sections and rows as an imported table (settings are not imported).
+    /// A document's sections and rows as an imported table (its settings are the caller's).
     static func exchange(_ document: TableDocument, name: String) -> ExchangeTable {
         ExchangeTable(
             name: name,
@@ -158,22 +158,24 @@ extension TableService {
     }
 
     /// Throws `InvalidTemplate` naming the row unless every new or changed text may be a row
-    /// of a templates table (every text, when the document turns templates on).
+    /// of a templates table (every text, when the document turns templates on), and the
+    /// named rows of the table the document makes form no cycle of snippets.
     private func checkTemplates(of plan: DocumentPlan, in table: Table) throws {
         let turningOn = plan.document.templates == true && !table.record.isTemplates
         guard turningOn || (table.record.isTemplates && plan.document.templates != false) else { return }
-        var checked = table
-        checked.record.isTemplates = true
+        var named: [NamedRow] = []
         for (j, section) in plan.document.sections.enumerated() {
             for (p, row) in section.rows.enumerated() {
+                if !row.name.isEmpty {
+                    named.append(NamedRow(name: row.name, text: row.text, section: j, row: p))
+                }
                 let f = plan.rowMatch[j][p]
                 guard turningOn || f < 0 || plan.rows[f].text != row.text else { continue }
-                do {
-                    try checkTemplate(row.text, in: checked, rowName: row.name.isEmpty ? nil : row.name)
-                } catch let error as CliptabError {
+                do { try Self.checkParses(row.text) } catch let error as CliptabError {
                     throw CliptabError(error.code, "row \(j):\(p): \(error.message)")
                 }
             }
         }
+        try checkCycles(of: table.name, namedRows: named)
     }
 }

@@ -31,14 +31,14 @@ extension TableService {
         let keptSections = replace ? 0 : plan.keptSections.count
         let allowance = ExchangeAllowance(
             tableName: name, limits: limits, keptRows: keptRows, keptSections: keptSections)
+        let document = parsed == .yaml ? try codec().decode(data) : nil
         let imported =
-            parsed == .yaml
-            ? Self.exchange(try codec().decode(data), name: name)
-            : try ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
+            try document.map { Self.exchange($0, name: name) }
+            ?? ExchangeCodec.decode(data, as: parsed, tableName: name, allowance: allowance)
         try checkCells(of: imported)
-        if let existing = catalog.tables[name] {
-            for section in imported.sections { try checkTemplates(section.rows.map(\.text), in: existing) }
-        }
+        // A table file's settings keys are applied with its rows; keys left out keep them.
+        if let templates = document?.templates { plan.record.isTemplates = templates }
+        if let actions = document?.actions { plan.record.allowedActions = actions }
         plan.record.revision += 1
         if plan.createdByImport {
             plan.events.append(.sectionsDeleted(table: name, revision: plan.record.revision, sections: [0]))
@@ -46,6 +46,7 @@ extension TableService {
         if replace { plan.dropExistingSections() }
         try checkNames(of: imported, keeping: replace ? nil : catalog.tables[name])
         try checkRoom(in: plan, for: imported)
+        try checkTemplates(of: imported, into: plan, replace: replace, cycles: document != nil)
         plan.append(imported.sections)
         plan.writes += [.updateTable(plan.record), .setCounters(plan.counters)]
         plan.events.append(
@@ -79,6 +80,48 @@ extension TableService {
         // announced as gone at once.
         plan.createdByImport = true
         return plan
+    }
+
+    /// Throws `InvalidTemplate` unless the table the import makes may have templates on: each
+    /// imported text (and each kept one, when the import turns templates on) a well-formed
+    /// template, and, for a table file (`cycles`), its named rows, kept and imported, forming
+    /// no cycle of snippets (the other formats' imports are checked for cycles when used).
+    private func checkTemplates(
+        of imported: ExchangeTable, into plan: ImportPlan, replace: Bool, cycles: Bool
+    ) throws {
+        guard plan.record.isTemplates else { return }
+        let existing = catalog.tables[plan.name]
+        let kept = replace ? [] : plan.keptSections
+        var named: [NamedRow] = []
+        for (s, section) in kept.enumerated() {
+            for (r, row) in section.rows.enumerated() {
+                if existing?.record.isTemplates != true {
+                    do { try Self.checkParses(row.text) } catch let error as CliptabError {
+                        throw CliptabError(
+                            error.code,
+                            "row \(s):\(r) of table \(Quotation.quoted(plan.name)): \(error.message)")
+                    }
+                }
+                if let name = existing?.names.name(of: row.id) {
+                    named.append(NamedRow(name: name, text: row.text, section: s, row: r))
+                }
+            }
+        }
+        let total = imported.sections.reduce(0) { $0 + $1.rows.count }
+        var i = 0
+        for (s, section) in imported.sections.enumerated() {
+            for (r, row) in section.rows.enumerated() {
+                do { try Self.checkParses(row.text) } catch let error as CliptabError {
+                    throw total == 1
+                        ? error : CliptabError(error.code, "text \(i) of \(total): \(error.message)")
+                }
+                i += 1
+                if !row.name.isEmpty {
+                    named.append(NamedRow(name: row.name, text: row.text, section: kept.count + s, row: r))
+                }
+            }
+        }
+        if cycles { try checkCycles(of: plan.name, namedRows: named) }
     }
 
     /// Checks every imported title and cell against the cell limit.

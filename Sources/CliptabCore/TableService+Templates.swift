@@ -41,7 +41,7 @@ extension TableService {
                     }
                 }
             }
-            try checkCycles(turningOn: table)
+            try checkCycles(of: name, namedRows: Self.namedRows(of: table))
         }
         guard isOn != table.record.isTemplates else { return }
         var record = table.record
@@ -120,30 +120,70 @@ extension TableService {
         }
     }
 
-    /// Throws `InvalidTemplate` naming a row of a cycle of snippets among `table`'s named rows
-    /// (and the templates tables they reach), as if `table` had templates on.
-    ///
-    /// A depth-first walk that visits each named row once; it goes no deeper than an
-    /// expansion may nest, so a longer chain is left to the expansion's bound.
-    private func checkCycles(turningOn table: Table) throws {
-        var finished = Set<String>()
-        var path: [String] = []
-        func source(_ tableName: String, _ rowName: String) -> TemplateSource? {
-            guard var found = snippetSource(table: tableName, name: rowName) else { return nil }
-            if tableName == table.name { found.isTemplate = true }
-            return found
+    /// A named row of a table as it will be, for the cycle check: its name, text and place.
+    struct NamedRow {
+        /// The row's name.
+        var name: String
+        /// The row's text.
+        var text: String
+        /// The row's section index.
+        var section: Int
+        /// The row's index in its section.
+        var row: Int
+    }
+
+    /// The named rows of `table`, in table order.
+    static func namedRows(of table: Table) -> [NamedRow] {
+        guard !table.names.isEmpty else { return [] }
+        var rows: [NamedRow] = []
+        for (s, section) in table.sections.enumerated() {
+            for (r, row) in section.rows.enumerated() {
+                if let name = table.names.name(of: row.id) {
+                    rows.append(NamedRow(name: name, text: row.text, section: s, row: r))
+                }
+            }
         }
-        func visit(_ tableName: String, _ rowName: String, _ text: String) throws {
-            let key = tableName + "/" + rowName
+        return rows
+    }
+
+    /// Throws `InvalidTemplate` unless `text` parses as a template (a plain text does).
+    static func checkParses(_ text: String) throws {
+        guard !Template.isPlain(text) else { return }
+        do { _ = try Template(parsing: text, limits: TemplateLimits.defaults) } catch {
+            throw error.contractError
+        }
+    }
+
+    /// Throws `InvalidTemplate` naming a row of a cycle of snippets among `rows`, the named
+    /// rows of table `tableName` as it will be (templates on), and the templates tables they
+    /// reach as they are.
+    ///
+    /// The rows given stand for the whole table, so that a document or an import is checked
+    /// as the table it makes, not the one it replaces. A depth-first walk that visits each
+    /// named row once; it goes no deeper than an expansion may nest, so a longer chain is
+    /// left to the expansion's bound.
+    func checkCycles(of tableName: String, namedRows rows: [NamedRow]) throws {
+        guard !rows.isEmpty else { return }
+        var own: [String: NamedRow] = [:]
+        for row in rows { own[row.name] = row }
+        var finished = Set<String>()
+        var path: [(table: String, name: String)] = []
+        func source(_ table: String, _ name: String) -> TemplateSource? {
+            if table == tableName { return own[name].map { TemplateSource(text: $0.text, isTemplate: true) } }
+            return snippetSource(table: table, name: name)
+        }
+        func visit(_ table: String, _ name: String, _ text: String) throws {
+            let key = table + "/" + name
             if finished.contains(key) { return }
-            if let start = path.firstIndex(of: key) {
-                let first = path[start].dropFirst(table.name.utf8.count + 1)
-                let place = table.names.place(of: String(first)).flatMap { Self.path(of: $0, in: table) }
+            if let start = path.firstIndex(where: { $0.table == table && $0.name == name }) {
+                let place = path[start...].lazy.compactMap { $0.table == tableName ? own[$0.name] : nil }
+                    .first
                 throw CliptabError(
                     .invalidTemplate,
-                    (place.map { "row \($0.section):\($0.row) of table \(Quotation.quoted(table.name)): " }
+                    (place.map { "row \($0.section):\($0.row) of table \(Quotation.quoted(tableName)): " }
                         ?? "")
-                        + "the snippets make a cycle: " + (path[start...] + [key]).joined(separator: " → "))
+                        + "the snippets make a cycle: "
+                        + (path[start...].map { $0.table + "/" + $0.name } + [key]).joined(separator: " → "))
             }
             guard path.count <= TemplateLimits.defaults.maxDepth, !Template.isPlain(text),
                 let template = try? Template(parsing: text)
@@ -151,21 +191,18 @@ extension TableService {
                 finished.insert(key)
                 return
             }
-            path.append(key)
-            for case .snippet(let named, let name) in template.parts {
-                let target = named ?? tableName
-                if let found = source(target, name), found.isTemplate { try visit(target, name, found.text) }
+            path.append((table, name))
+            for case .snippet(let named, let target) in template.parts {
+                let targetTable = named ?? table
+                if let found = source(targetTable, target), found.isTemplate {
+                    try visit(targetTable, target, found.text)
+                }
             }
             path.removeLast()
             finished.insert(key)
         }
         // In table order, so that the cycle named is the same every time.
-        guard !table.names.isEmpty else { return }
-        for section in table.sections {
-            for row in section.rows {
-                if let rowName = table.names.name(of: row.id) { try visit(table.name, rowName, row.text) }
-            }
-        }
+        for row in rows { try visit(tableName, row.name, row.text) }
     }
 
     /// Throws `InvalidTemplate` naming the text's place in a batch unless each of `texts`

@@ -13,10 +13,11 @@ final class ServiceRecorder {
     /// The events sent so far (cleared by `takeEvents`).
     var events: [TableEvent] { tap.events }
 
-    /// Makes an empty service with `limits`.
-    init(limits: Limits = .defaults) {
+    /// Makes an empty service with `limits`, reading table files with `documentCodec`.
+    init(limits: Limits = .defaults, documentCodec: TableDocumentCodec? = nil) {
         service = TableService(
-            catalog: Catalog(), persistence: persistence, limits: limits, announce: tap.record)
+            catalog: Catalog(), persistence: persistence, limits: limits, documentCodec: documentCodec,
+            announce: tap.record)
     }
 
     /// The events since the last call, and forgets them.

@@ -172,6 +172,53 @@ import Testing
         #expect(editor.log().first?.contains("\"text\": \"no newline\"") == true)
     }
 
+    @Test func aRowTheDaemonRefusesReopensThenApplies() throws {
+        let editor = try editor()
+        #expect(try cli.run("import", "tpl", "--format", "lines", input: "hello\n").status == 0)
+        try cli.call("SetTemplates", [.string("tpl"), .boolean(true)])
+        let outcome = try edit(
+            ["edit", "tpl", "0:0"], [[["write", "{unclosed"]], [["write", "fixed"]]], editor: editor)
+        #expect(outcome.status == 0 && outcome.out == "1 changed\n", "\(outcome)")
+        #expect(
+            outcome.err.contains("InvalidTemplate") && outcome.err.contains("save it unchanged to cancel"))
+        // Reopened on the text as saved.
+        let log = editor.log()
+        #expect(log.count == 2 && log[1].contains("\"text\": \"{unclosed\""), "\(log)")
+        #expect(try cli.run("get", "tpl", "0:0") == Outcome(0, "fixed"))
+    }
+
+    @Test func aRefusedRowSavedUnchangedCancelsAndKeepsTheText() throws {
+        let editor = try editor()
+        #expect(try cli.run("import", "tpl2", "--format", "lines", input: "hello\n").status == 0)
+        try cli.call("SetTemplates", [.string("tpl2"), .boolean(true)])
+        let revision = try cli.call("GetRevision", [.string("tpl2")])
+        let outcome = try edit(["edit", "tpl2", "0:0"], [[["write", "{unclosed"]], []], editor: editor)
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("cancelled (the file was saved unchanged)"), "\(outcome)")
+        let path = try #require(outcome.err.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(try InputReaderForTests.read(path) == "{unclosed")
+        #expect(try cli.run("get", "tpl2", "0:0") == Outcome(0, "hello"))
+        #expect(try cli.call("GetRevision", [.string("tpl2")]) == revision)
+        unlink(path)
+    }
+
+    @Test func applyRefusesRowsThatTogetherMakeACycle() throws {
+        #expect(
+            try cli.run(
+                "apply", "cyc",
+                input: "templates: true\nrows:\n  - {name: a, text: x}\n  - {name: b, text: y}\n"
+            )
+            .status == 0)
+        let revision = try cli.call("GetRevision", [.string("cyc")])
+        let outcome = try cli.run(
+            "apply", "cyc",
+            input: "rows:\n  - {name: a, text: '{snippet:b}'}\n  - {name: b, text: '{snippet:a}'}\n")
+        #expect(outcome.status == 1, "\(outcome)")
+        #expect(outcome.err.contains("cycle") && outcome.err.contains("InvalidTemplate"), "\(outcome)")
+        #expect(try texts("cyc") == ["x", "y"])
+        #expect(try cli.call("GetRevision", [.string("cyc")]) == revision)
+    }
+
     @Test func applyCountsAndDryRuns() throws {
         #expect(try cli.run("import", "ap", "--format", "lines", input: "a\nb\n").status == 0)
         let document = "sections:\n  - rows: [b, a, c]\n  - header: New\n    rows: []\n"

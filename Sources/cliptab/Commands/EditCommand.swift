@@ -18,8 +18,9 @@ struct EditCommand: CLICommand {
             and the text is kept and its path printed. If the table changed meanwhile, nothing
             is applied: the text is kept, with the 'cliptab apply' line that applies it over the
             changes. With S:R, one row's exact text is edited (no YAML); a final newline the
-            editor adds to a text that had none is dropped. A secret table is edited only in
-            $XDG_RUNTIME_DIR.
+            editor adds to a text that had none is dropped; a text the daemon refuses (a bad
+            template, too long) opens the editor again, the error on standard error, and saving
+            it unchanged cancels. A secret table is edited only in $XDG_RUNTIME_DIR.
             """,
         arguments: [.table, .cell("S:R", .optional, help: "one row to edit as plain text")])
 
@@ -146,31 +147,58 @@ struct EditCommand: CLICommand {
         let (section, index, text) = row
         let session = try EditorSession.make(
             in: directory, prefix: table, suffix: ".txt", bytes: Array(text.utf8))
-        try session.runEditor()
-        var saved = try session.read()
-        if saved.last == 0x0A && text.utf8.last != 0x0A { saved.removeLast() }
-        if saved.elementsEqual(text.utf8) {
-            session.remove()
-            try context.output.line("no changes")
-            return
-        }
         let kept = "the text is kept in \(session.path)"
-        let newText: String
-        do { newText = try InputReader.text(saved, source: session.path) } catch let failure as CLIFailure {
-            throw CLIFailure.reported("\(failure.notificationBody); nothing was changed, \(kept)")
-        }
-        guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
-            throw CLIFailure.reported(
-                "table \"\(table)\" changed while you edited the row; nothing was changed, \(kept)")
-        }
-        do {
-            try context.call("SetCell", [string(table), int32(section), int32(index), string(newText)])
-        } catch {
-            writeToStandardError("cliptab: nothing was changed; \(kept)\n")
-            throw error
+        // What the file held when the editor last closed after a refusal: saved so again, cancel.
+        var refused: [UInt8]?
+        while true {
+            try session.runEditor()
+            let raw = try session.read()
+            var saved = raw
+            if saved.last == 0x0A && text.utf8.last != 0x0A { saved.removeLast() }
+            if let refused, refused == raw {
+                throw CLIFailure.reported(
+                    "cancelled (the file was saved unchanged); nothing was changed, \(kept)")
+            }
+            if saved.elementsEqual(text.utf8) {
+                session.remove()
+                try context.output.line("no changes")
+                return
+            }
+            let newText: String
+            do { newText = try InputReader.text(saved, source: session.path) } catch let failure as CLIFailure
+            {
+                throw CLIFailure.reported("\(failure.notificationBody); nothing was changed, \(kept)")
+            }
+            // No call sets a cell at a revision: the check comes just before SetCell, and the
+            // window between them is one round trip.
+            guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
+                throw CLIFailure.reported(
+                    "table \"\(table)\" changed while you edited the row; nothing was changed, \(kept)")
+            }
+            do {
+                try context.call("SetCell", [string(table), int32(section), int32(index), string(newText)])
+                break
+            } catch CLIFailure.refused(let error) where Self.reopensRow(error.name) {
+                // A plain text has no room for comment lines: the error goes to standard error
+                // and the editor opens again on the text as it was saved.
+                writeToStandardError(
+                    "cliptab: \(error.message) (\(error.name)); fix the text and save it to apply it, "
+                        + "or save it unchanged to cancel\n")
+                refused = raw
+            } catch {
+                writeToStandardError("cliptab: nothing was changed; \(kept)\n")
+                throw error
+            }
         }
         session.remove()
         try context.output.line("1 changed")
+    }
+
+    /// The errors of `SetCell` a person fixes in the text: the editor opens again.
+    private static func reopensRow(_ name: String) -> Bool {
+        ["InvalidTemplate", "LimitExceeded", "InvalidArgument"].contains {
+            name == CliptabBus.errorPrefix + $0
+        }
     }
 }
 
