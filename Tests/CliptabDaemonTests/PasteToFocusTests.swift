@@ -72,7 +72,9 @@ struct PasteToFocusTests {
         let output = desk.data.appending("terminal.txt")
         let terminal = try desk.start(
             "stterm", ["-e", "sh", "-c", "read line; printf %s \"$line\" > \"$0\"", output])
-        let search = try desk.run("xdotool", ["search", "--sync", "--pid", "\(terminal.pid)"])
+        // Viewable, not only created: XSetInputFocus on a window not yet mapped is BadMatch.
+        let search = try desk.run(
+            "xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(terminal.pid)"])
         let window = try #require(search.outputText.split(separator: "\n").first.map(String.init))
         #expect(try desk.run("xprop", ["-id", window, "WM_CLASS"]).outputText.contains("st-256color"))
         try desk.focus(window)

@@ -10,23 +10,10 @@ import Testing
     /// Writes `text` at `name` below the test's data folder (folders made on the way).
     @discardableResult
     private func write(_ name: String, _ text: String) -> String {
-        var path = cli.data.path
-        for folder in name.split(separator: "/").dropLast() {
-            path += "/" + folder
-            mkdir(path, 0o700)
-        }
-        path = cli.data.appending(name)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        precondition(descriptor >= 0)
-        let bytes = Array(text.utf8)
-        bytes.withUnsafeBytes { precondition(Glibc.write(descriptor, $0.baseAddress, $0.count) == $0.count) }
-        close(descriptor)
-        return path
+        cli.writeDataFile(name, bytes: Array(text.utf8))
     }
 
-    private func yaml(_ table: String) throws -> String {
-        try cli.run("export", table, "--format", "yaml").out
-    }
+    private func yaml(_ table: String) throws -> String { try cli.yaml(table) }
 
     /// Runs `cliptab import` with a generous bound: the daemon reads thousands of files.
     private func importing(_ arguments: String...) throws -> Outcome {

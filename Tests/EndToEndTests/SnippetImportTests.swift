@@ -13,23 +13,9 @@ import Testing
     private func write(_ name: String, _ text: String) -> String { write(name, bytes: Array(text.utf8)) }
 
     @discardableResult
-    private func write(_ name: String, bytes: [UInt8]) -> String {
-        var path = cli.data.path
-        for folder in name.split(separator: "/").dropLast() {
-            path += "/" + folder
-            mkdir(path, 0o700)
-        }
-        path = cli.data.appending(name)
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        precondition(descriptor >= 0)
-        bytes.withUnsafeBytes { _ = Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        close(descriptor)
-        return path
-    }
+    private func write(_ name: String, bytes: [UInt8]) -> String { cli.writeDataFile(name, bytes: bytes) }
 
-    private func yaml(_ table: String) throws -> String {
-        try cli.run("export", table, "--format", "yaml").out
-    }
+    private func yaml(_ table: String) throws -> String { try cli.yaml(table) }
 
     private func tables() throws -> String { try cli.run("tables").out }
 
