@@ -177,6 +177,9 @@ struct EditCommand: CLICommand {
                 where error.name == CliptabBus.errorPrefix + "RevisionMismatch"
             {
                 throw CLIFailure.reported("\(error.message) (\(error.name)); \(kept)")
+            } catch CLIFailure.reported(let message) {
+                // The older daemon's check: its message already says the text is kept.
+                throw CLIFailure.reported(message)
             } catch CLIFailure.refused(let error) where Self.reopensRow(error.name) {
                 // A plain text has no room for comment lines: the error goes to standard error
                 // and the editor opens again on the text as it was saved.
