@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import Quoting
 
 /// Inserting, editing, deleting, moving and locating rows.
 extension TableService {
@@ -56,7 +57,22 @@ extension TableService {
 
     /// Replaces a cell's text.
     public func setCell(_ name: String, section: Int32, row: Int32, text: String) throws {
+        try editCell(name, section: section, row: row, text: text, revision: 0)
+    }
+
+    /// Replaces a cell's text if the table is at `revision` (0: any), else refuses with
+    /// `RevisionMismatch` and changes nothing; the new revision.
+    @discardableResult
+    public func editCell(_ name: String, section: Int32, row: Int32, text: String, revision: UInt64) throws
+        -> UInt64
+    {
         let table = try table(name, permitting: .edit)
+        if revision != 0 && revision != table.record.revision {
+            throw CliptabError(
+                .revisionMismatch,
+                "table \(Quotation.quoted(name)) changed since revision \(revision) (it is at revision \(table.record.revision)); nothing was changed"
+            )
+        }
         let (s, r) = try Self.path(table, section, row)
         try limits.checkCell(text)
         let old = table.sections[s].rows[r]
@@ -75,6 +91,7 @@ extension TableService {
                     paths: [IndexPath(section: Int32(s), row: Int32(r))])
             ]
         )
+        return record.revision
     }
 
     /// Deletes one row, guarded by `action` (`delete`, or `cut`).

@@ -46,6 +46,7 @@ struct BadInputTests {
             s("t"), s("sections:\n  - header: A\n    rows: [A1, A2]\n  - header: B\n    rows: [B1]\n"), t(0),
             .dictionary(keySignature: "s", valueSignature: "v", []),
         ],
+        "EditCell": [s("t"), i(0), i(0), s("x"), .dictionary(keySignature: "s", valueSignature: "v", [])],
         // A file that is not a match file is skipped: the import adds nothing.
         "ImportSnippets": [
             s("t"), s("/etc/passwd"), s("espanso"), .dictionary(keySignature: "s", valueSignature: "v", []),

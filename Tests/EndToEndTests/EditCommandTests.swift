@@ -202,6 +202,21 @@ import Testing
         unlink(path)
     }
 
+    @Test func aRowWhoseTableChangedMeanwhileIsRefusedAndTheTextKept() throws {
+        let editor = try editor()
+        #expect(try cli.run("import", "rowrace", "--format", "lines", input: "one\n").status == 0)
+        let outcome = try edit(
+            ["edit", "rowrace", "0:0"], [[["run", "cliptab add rowrace meanwhile"], ["write", "mine"]]],
+            editor: editor)
+        #expect(outcome.status == 1, "\(outcome)")
+        // Refused by the daemon (EditCell at the revision read), not by a separate check.
+        #expect(outcome.err.contains("RevisionMismatch"), "\(outcome)")
+        let path = try #require(outcome.err.split(separator: " ").last.map { String($0.dropLast()) })
+        #expect(try InputReaderForTests.read(path) == "mine")
+        #expect(try texts("rowrace") == ["one", "meanwhile"])
+        unlink(path)
+    }
+
     @Test func applyRefusesRowsThatTogetherMakeACycle() throws {
         #expect(
             try cli.run(

@@ -169,15 +169,17 @@ struct EditCommand: CLICommand {
             {
                 throw CLIFailure.reported("\(failure.notificationBody); nothing was changed, \(kept)")
             }
-            // No call sets a cell at a revision: the check comes just before SetCell, and the
-            // window between them is one round trip.
-            guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
-                throw CLIFailure.reported(
-                    "table \"\(table)\" changed while you edited the row; nothing was changed, \(kept)")
-            }
+            let changed = "table \"\(table)\" changed while you edited the row; nothing was changed, \(kept)"
             do {
-                try context.call("SetCell", [string(table), int32(section), int32(index), string(newText)])
+                try setCell(context, section, index, newText, at: revision, changed: changed)
                 break
+            } catch CLIFailure.refused(let error)
+                where error.name == CliptabBus.errorPrefix + "RevisionMismatch"
+            {
+                throw CLIFailure.reported("\(error.message) (\(error.name)); \(kept)")
+            } catch CLIFailure.reported(let message) {
+                // The older daemon's check: its message already says the text is kept.
+                throw CLIFailure.reported(message)
             } catch CLIFailure.refused(let error) where Self.reopensRow(error.name) {
                 // A plain text has no room for comment lines: the error goes to standard error
                 // and the editor opens again on the text as it was saved.
@@ -192,6 +194,25 @@ struct EditCommand: CLICommand {
         }
         session.remove()
         try context.output.line("1 changed")
+    }
+
+    /// Sets the cell if the table is still at `revision`: one `EditCell` call, or on a daemon
+    /// without it a `GetRevision` check just before `SetCell` (a change in that round trip is lost).
+    private func setCell(
+        _ context: CommandContext, _ section: Int32, _ row: Int32, _ text: String, at revision: UInt64,
+        changed: String
+    ) throws {
+        let options = BusValue.dictionary(
+            keySignature: "s", valueSignature: "v", [(.string("revision"), .variant(.uint64(revision)))])
+        do {
+            _ = try context.call(
+                "EditCell", [string(table), int32(section), int32(row), string(text), options])
+            return
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {}
+        guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
+            throw CLIFailure.reported(changed)
+        }
+        _ = try context.call("SetCell", [string(table), int32(section), int32(row), string(text)])
     }
 
     /// The errors of `SetCell` a person fixes in the text: the editor opens again.
