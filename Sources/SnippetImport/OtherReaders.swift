@@ -4,18 +4,28 @@ import YAMLDocument
 /// A folder of text files: each file a row named by its name without extension, each
 /// sub-folder a section headed by its path.
 enum FolderReader {
-    /// Adds `files` to `result`; a file that is not UTF-8 is left out and reported.
+    /// Adds `files` to `result`: the folder's own files first, as one untitled section, then
+    /// each sub-folder's in the order met; a file that is not UTF-8 is left out and reported.
     static func read(_ files: [SourceFile], into result: inout ImportedSnippets) {
-        for file in files {
+        // A folder's files can come on both sides of a sub-folder in name order ("a.txt",
+        // "job/", "sig.txt"): they still make one section.
+        let ordered =
+            files.filter { $0.components.count == 1 } + files.filter { $0.components.count > 1 }
+        var sectionOfHeader: [String: Int] = [:]
+        for file in ordered {
             let header = file.components.dropLast().joined(separator: "/")
             guard let text = String(validating: file.bytes, as: UTF8.self) else {
                 result.leave(file.path, "not UTF-8 text")
                 continue
             }
-            if result.sections.last?.header != header || result.sections.isEmpty {
-                result.sections.append(ImportedSection(header: header))
-            }
-            result.sections[result.sections.count - 1].rows.append(
+            let index =
+                sectionOfHeader[header]
+                ?? {
+                    result.sections.append(ImportedSection(header: header))
+                    sectionOfHeader[header] = result.sections.count - 1
+                    return result.sections.count - 1
+                }()
+            result.sections[index].rows.append(
                 ImportedRow(name: baseName(file.name), text: text, isTemplate: false))
         }
     }

@@ -37,11 +37,8 @@ struct StopStatusTests {
         daemon.process.signal(SIGSTOP)
         let replacement = try daemon.spawnOther(arguments: ["--replace", "--data-dir", otherStore])
         defer { replacement.terminate() }
-        let deadline = MonotonicClock.milliseconds() + 20_000
-        while Self.owner(on: daemon) == replaced, MonotonicClock.milliseconds() < deadline,
-            replacement.isRunning
-        {
-            usleep(1_000)
+        _ = eventually(within: 20_000, every: 1) {
+            Self.owner(on: daemon) != replaced || !replacement.isRunning
         }
         daemon.process.signal(SIGCONT)
         #expect(daemon.process.waitForExit(timeoutMilliseconds: 20_000) == .exited(0), "\(daemon.log)")

@@ -180,7 +180,7 @@ import Testing
         write("notes/sig.txt", "Best,\nAda\n")
         write("notes/addr", "1 Main St {not a placeholder}")
         write("notes/.secret", "hidden")
-        write("notes/work/standup.md", "Yesterday:\nToday:\n")
+        write("notes/job/standup.md", "Yesterday:\nToday:\n")
         write("notes/bad.txt", bytes: [0x66, 0xFF, 0xFE])
         let outcome = try cli.run("import", "notes", cli.data.appending("notes"), "--from", "folder")
         #expect(outcome.status == 0, "\(outcome)")
@@ -200,7 +200,7 @@ import Testing
                     text: |
                       Best,
                       Ada
-                - header: work
+                - header: job
                   rows:
                   - name: standup
                     text: |

@@ -91,14 +91,11 @@ struct LaunchSearchLoopTests {
     /// Waits (at most 15 s) until a menu window is shown (`shown`) or none is; true when it
     /// came to that.
     static func waitForMenu(_ fixture: MenuFixture, shown: Bool) throws -> Bool {
-        let deadline = MonotonicClock.milliseconds() + 15_000
-        while MonotonicClock.milliseconds() < deadline {
+        try eventually(within: 15_000) {
             let found = try fixture.tool(
                 "xdotool", "search", "--onlyvisible", "--classname", "^cliptab-menu$")
-            if found.split(separator: "\n").isEmpty != shown { return true }
-            usleep(20_000)
+            return found.split(separator: "\n").isEmpty != shown
         }
-        return false
     }
 
     /// Three times: the caller's menu is open and holds the keyboard; the user presses
@@ -127,14 +124,10 @@ struct LaunchSearchLoopTests {
             try fixture.tool("xdotool", "key", "Escape")
             #expect(try Self.waitForMenu(fixture, shown: false), "round \(round): Escape left the menu open")
             #expect(try grab() == "0", "round \(round): the keyboard was not the user's after Escape")
-            let deadline = MonotonicClock.milliseconds() + 15_000
-            while caller.tally.withLock({ $0.refused }) == refusedBefore
-                && MonotonicClock.milliseconds() < deadline
-            {
-                usleep(10_000)
-            }
             #expect(
-                caller.tally.withLock { $0.refused } > refusedBefore,
+                eventually(within: 15_000, every: 10) {
+                    caller.tally.withLock { $0.refused } > refusedBefore
+                },
                 "round \(round): the caller was never refused after the menu closed")
         }
         caller.stop()
