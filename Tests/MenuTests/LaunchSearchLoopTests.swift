@@ -22,9 +22,10 @@ struct LaunchSearchLoopTests {
             var refused = 0
             var failures: [String] = []
             var stopping = false
-            var finished = false
         }
         let tally = Mutex(Tally())
+        /// Signalled when the thread has made its last call.
+        private let finished = DispatchSemaphore(value: 0)
 
         /// Starts calling `LaunchSearch(terms, 0)` through the bus at `address`.
         init(address: String, terms: [String]) {
@@ -32,7 +33,7 @@ struct LaunchSearchLoopTests {
         }
 
         private func run(address: String, terms: [String]) {
-            defer { tally.withLock { $0.finished = true } }
+            defer { finished.signal() }
             guard let connection = try? BusConnection.connect(address: address) else {
                 tally.withLock { $0.failures.append("cannot connect") }
                 return
@@ -59,10 +60,14 @@ struct LaunchSearchLoopTests {
             }
         }
 
-        /// Stops after the call in flight.
+        /// Stops after the call in flight; a second call returns at once.
         func stop() {
-            tally.withLock { $0.stopping = true }
-            while !tally.withLock({ $0.finished }) { usleep(5000) }
+            let first = tally.withLock { tally in
+                defer { tally.stopping = true }
+                return !tally.stopping
+            }
+            guard first else { return }
+            finished.wait()
         }
     }
 
