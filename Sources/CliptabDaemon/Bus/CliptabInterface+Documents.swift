@@ -12,7 +12,7 @@ extension CliptabInterface {
                 [arg("table", "s"), arg("document", "s"), arg("revision", "t"), arg("options", "a{sv}")],
                 [arg("revision", "t"), arg("counts", "a{su}")]
             ) { service, a in
-                let dryRun = try applyOptions(a.values[3])
+                let dryRun = try CallOptions(a.values[3], known: [("dry_run", "b")]).bool("dry_run")
                 let result = try service.tables.apply(
                     a.string("table"), data: a.string("document"), revision: a.uint64("revision"),
                     dryRun: dryRun)
@@ -31,7 +31,7 @@ extension CliptabInterface {
                 ],
                 [arg("revision", "t")]
             ) { service, a in
-                let revision = try editOptions(a.values[4])
+                let revision = try CallOptions(a.values[4], known: [("revision", "t")]).uint64("revision")
                 return [
                     .uint64(
                         try service.tables.editCell(
@@ -40,41 +40,5 @@ extension CliptabInterface {
                 ]
             },
         ]
-    }
-
-    /// The `revision` option of `EditCell` (0 when absent); an unknown option, or one of
-    /// another type, is `InvalidArgument`, as in `ApplyTable`.
-    private static func editOptions(_ value: BusValue) throws -> UInt64 {
-        guard case .dictionary(_, _, let entries) = value else { return 0 }
-        var revision: UInt64 = 0
-        for (key, value) in entries {
-            guard case .string(let key) = key else { continue }
-            switch (key, value) {
-            case ("revision", .variant(.uint64(let number))): revision = number
-            default:
-                throw CliptabError(
-                    .invalidArgument,
-                    "unknown option \"\(key)\" (or not of its type); the options are revision (t)")
-            }
-        }
-        return revision
-    }
-
-    /// The `dry_run` option of `ApplyTable`; an unknown option, or one of another type, is
-    /// `InvalidArgument`, so that a later option is never silently ignored.
-    private static func applyOptions(_ value: BusValue) throws -> Bool {
-        guard case .dictionary(_, _, let entries) = value else { return false }
-        var dryRun = false
-        for (key, value) in entries {
-            guard case .string(let key) = key else { continue }
-            switch (key, value) {
-            case ("dry_run", .variant(.boolean(let on))): dryRun = on
-            default:
-                throw CliptabError(
-                    .invalidArgument,
-                    "unknown option \"\(key)\" (or not of its type); the options are dry_run (b)")
-            }
-        }
-        return dryRun
     }
 }

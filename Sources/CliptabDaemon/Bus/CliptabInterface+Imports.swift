@@ -13,7 +13,8 @@ extension CliptabInterface {
                 [arg("table", "s"), arg("path", "s"), arg("from", "s"), arg("options", "a{sv}")],
                 [arg("revision", "t"), arg("counts", "a{su}"), arg("report", "as")]
             ) { service, a in
-                let (replace, dryRun) = try importOptions(a.values[3])
+                let options = try CallOptions(a.values[3], known: [("replace", "b"), ("dry_run", "b")])
+                let (replace, dryRun) = (options.bool("replace"), options.bool("dry_run"))
                 let from = try a.string("from")
                 guard let kind = SnippetSourceKind(rawValue: from) else {
                     throw CliptabError(
@@ -62,26 +63,5 @@ extension CliptabInterface {
                 ]
             },
         ]
-    }
-
-    /// The `replace` and `dry_run` options of `ImportSnippets`; an unknown option, or one of
-    /// another type, is `InvalidArgument`.
-    private static func importOptions(_ value: BusValue) throws -> (replace: Bool, dryRun: Bool) {
-        guard case .dictionary(_, _, let entries) = value else { return (false, false) }
-        var replace = false
-        var dryRun = false
-        for (key, value) in entries {
-            guard case .string(let key) = key else { continue }
-            switch (key, value) {
-            case ("replace", .variant(.boolean(let on))): replace = on
-            case ("dry_run", .variant(.boolean(let on))): dryRun = on
-            default:
-                throw CliptabError(
-                    .invalidArgument,
-                    "unknown option \"\(key)\" (or not of its type); the options are replace (b), dry_run (b)"
-                )
-            }
-        }
-        return (replace, dryRun)
     }
 }
