@@ -264,23 +264,23 @@ public final class SyncthingPair {
 
     // MARK: Connection
 
-    /// Pauses the connection: each instance pauses the other device (`POST
-    /// /rest/system/pause`); returns when neither is connected, so that changes made now on
-    /// both sides are concurrent.
+    /// Pauses the connection: a pauses b (`POST /rest/system/pause`), which closes the
+    /// connection and refuses b's; returns when neither is connected, so that changes made
+    /// now on both sides are concurrent.
+    ///
+    /// One side only: when both had paused, the first to resume dialled one still paused,
+    /// and the next dial came up to 20 s later.
     public func pauseConnection(timeoutMilliseconds: Int = 30_000) throws {
-        for side in Side.allCases {
-            try rest("POST", "/rest/system/pause?device=\(instance(side.other).deviceID)", on: side)
-        }
+        try rest("POST", "/rest/system/pause?device=\(instance(.b).deviceID)", on: .a)
         try waitUntil("both instances disconnected", timeoutMilliseconds: timeoutMilliseconds) {
             try Side.allCases.allSatisfy { try !isConnected(on: $0) }
         }
     }
 
-    /// Resumes the connection paused by `pauseConnection()`; returns when both are connected.
+    /// Resumes the connection paused by `pauseConnection()` (a dials b at once); returns
+    /// when both are connected.
     public func resumeConnection(timeoutMilliseconds: Int = 30_000) throws {
-        for side in Side.allCases {
-            try rest("POST", "/rest/system/resume?device=\(instance(side.other).deviceID)", on: side)
-        }
+        try rest("POST", "/rest/system/resume?device=\(instance(.b).deviceID)", on: .a)
         try waitUntil("both instances connected again", timeoutMilliseconds: timeoutMilliseconds) {
             try Side.allCases.allSatisfy { try isConnected(on: $0) }
         }

@@ -57,6 +57,7 @@ import Testing
         }
         let resumed = MonotonicClock.milliseconds()
         try pair.resumeConnection()
+        print("syncthing pair: connected again \(MonotonicClock.milliseconds() - resumed) ms after resuming")
         let copies = try pair.waitForConflictCopy(of: "t.yaml")
         print(
             "syncthing pair: conflict copy \(copies) \(MonotonicClock.milliseconds() - resumed) ms after resuming"
