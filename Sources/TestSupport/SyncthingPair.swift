@@ -57,6 +57,9 @@ public final class SyncthingPair {
     /// How long the start took, in milliseconds: keys, configuration, both up, connected and
     /// in sync.
     public private(set) var startMilliseconds: UInt64 = 0
+    /// Whether Syncthing watches the folder (inotify, 1 s delay); without it, only
+    /// `rescan(on:)` (or the hourly scan) finds a change.
+    public let watchesFolder: Bool
     private let directory: TemporaryDirectory
     private var instances: [Side: Instance] = [:]
     private var processes: [Side: ChildProcess] = [:]
@@ -67,9 +70,12 @@ public final class SyncthingPair {
     /// `timeoutMilliseconds`.
     ///
     /// The folders may hold files already: Syncthing merges them, as on a first sync.
-    public init(folders: [Side: String] = [:], folderID: String = "tables", timeoutMilliseconds: Int = 60_000)
-        throws
-    {
+    /// `watchesFolder` false turns the watcher off, for tests that make each change known
+    /// with `rescan(on:)` and nothing else.
+    public init(
+        folders: [Side: String] = [:], folderID: String = "tables", watchesFolder: Bool = true,
+        timeoutMilliseconds: Int = 60_000
+    ) throws {
         let started = MonotonicClock.milliseconds()
         let allowed = CharacterSet(
             charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
@@ -77,6 +83,7 @@ public final class SyncthingPair {
             throw FixtureError("syncthing pair: the folder id \(folderID) is not of [A-Za-z0-9._-]")
         }
         self.folderID = folderID
+        self.watchesFolder = watchesFolder
         apiKey = "cliptab-test-\(UInt64.random(in: 0...UInt64.max))"
         directory = try TemporaryDirectory(prefix: "cliptab-syncthing")
 
@@ -482,7 +489,7 @@ public final class SyncthingPair {
         ].joined(separator: "\n")
         return """
             <configuration version="36">
-                <folder id="\(folderID)" label="\(folderID)" path="\(xmlEscaped(me.folderPath))" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1" ignorePerms="false" autoNormalize="true">
+                <folder id="\(folderID)" label="\(folderID)" path="\(xmlEscaped(me.folderPath))" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="\(watchesFolder)" fsWatcherDelayS="1" ignorePerms="false" autoNormalize="true">
                     <filesystemType>basic</filesystemType>
                     <device id="\(me.deviceID)" introducedBy=""></device>
                     <device id="\(other.deviceID)" introducedBy=""></device>

@@ -18,8 +18,10 @@ import Testing
 
     /// A file written on a arrives on b with the same bytes; one changed on b arrives on a;
     /// one deleted on a goes on b; then the folder is in sync and has no conflict copy.
+    ///
+    /// Without the watcher, so that each change crosses because of its rescan.
     @Test func changesCrossBothWays() throws {
-        let pair = try SyncthingPair()
+        let pair = try SyncthingPair(watchesFolder: false)
         print("syncthing pair: started, connected and in sync in \(pair.startMilliseconds) ms")
         let first = "# snippets\n- name: sig\n  text: \"Grüße, \\u00e9\"\n"
         try write(first, to: "snippets.yaml", on: .a, of: pair)
@@ -80,6 +82,21 @@ import Testing
             let lost = try String(contentsOfFile: pair.path(of: copy, on: side), encoding: .utf8)
             #expect(Set([kept, lost]) == Set(texts.values), "\(side): \(kept) / \(lost)")
         }
+    }
+
+    /// The pair is in sync only when both sides have a change: not while b cannot get it.
+    @Test func inSyncOnlyWhenBothHaveTheChange() throws {
+        let pair = try SyncthingPair(watchesFolder: false)
+        #expect(try pair.isInSync())
+        try pair.pauseConnection()
+        try write("only on a\n", to: "late.yaml", on: .a, of: pair)
+        try pair.rescan(on: .a)
+        #expect(try !pair.isInSync())
+        try pair.resumeConnection()
+        try pair.waitUntilInSync()
+        #expect(
+            FileManager.default.contents(atPath: pair.path(of: "late.yaml", on: .b))
+                == Data("only on a\n".utf8))
     }
 
     /// How long one small file takes from a write on one side to its arrival on the other:
