@@ -427,8 +427,9 @@ public final class SyncthingPair {
         ]
     }
 
-    /// Makes `folder` (and its parents) with Syncthing's folder marker, which Syncthing
-    /// requires before it syncs a folder.
+    /// Makes `folder` (and its parents) and Syncthing's folder marker in it (`.stfolder`:
+    /// Syncthing makes it at a folder's first start, and refuses to sync a folder it knows
+    /// once the marker is gone); a folder given with its files keeps them.
     private static func prepareFolder(_ folder: String) throws {
         try FileManager.default.createDirectory(
             atPath: "\(folder)/.stfolder", withIntermediateDirectories: true)

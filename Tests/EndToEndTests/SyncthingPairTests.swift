@@ -84,6 +84,26 @@ import Testing
         }
     }
 
+    /// Folders given with files are merged at the start, as at a first sync: each side ends
+    /// with both files.
+    @Test func givenFoldersAreMergedAtTheStart() throws {
+        let directory = try TemporaryDirectory(prefix: "cliptab-synced")
+        let folders: [SyncthingPair.Side: String] = [
+            .a: directory.appending("a/tables"), .b: directory.appending("b/tables"),
+        ]
+        for (side, folder) in folders {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data("from \(side)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/\(side).yaml"))
+        }
+        let pair = try SyncthingPair(folders: folders, folderID: "dotfiles", watchesFolder: false)
+        for side in SyncthingPair.Side.allCases {
+            #expect(pair.folderPath(on: side) == folders[side])
+            for name in SyncthingPair.Side.allCases {
+                try pair.waitForFile(named: "\(name).yaml", containing: "from \(name)\n", on: side)
+            }
+        }
+    }
+
     /// The pair is in sync only when both sides have a change: not while b cannot get it.
     @Test func inSyncOnlyWhenBothHaveTheChange() throws {
         let pair = try SyncthingPair(watchesFolder: false)
