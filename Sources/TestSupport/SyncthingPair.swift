@@ -272,11 +272,11 @@ public final class SyncthingPair {
     // MARK: Connection
 
     /// Pauses the connection: a pauses b (`POST /rest/system/pause`), which closes the
-    /// connection and refuses b's; returns when neither is connected, so that changes made
-    /// now on both sides are concurrent.
+    /// connection and refuses b's dials; returns when neither is connected, so that changes
+    /// made now on both sides are concurrent.
     ///
-    /// One side only: when both had paused, the first to resume dialled one still paused,
-    /// and the next dial came up to 20 s later.
+    /// One side is enough; with both paused, the first to resume also dialled one still
+    /// paused, a dial lost.
     public func pauseConnection(timeoutMilliseconds: Int = 30_000) throws {
         try rest("POST", "/rest/system/pause?device=\(instance(.b).deviceID)", on: .a)
         try waitUntil("both instances disconnected", timeoutMilliseconds: timeoutMilliseconds) {
@@ -284,9 +284,12 @@ public final class SyncthingPair {
         }
     }
 
-    /// Resumes the connection paused by `pauseConnection()` (a dials b at once); returns
-    /// when both are connected.
-    public func resumeConnection(timeoutMilliseconds: Int = 30_000) throws {
+    /// Resumes the connection paused by `pauseConnection()`; returns when both are connected.
+    ///
+    /// Syncthing 1.19 does not dial at a resume: the next round of its connection loop does
+    /// (every 5 s at best, its least reconnection interval), so this takes from a few
+    /// milliseconds to some 20 s (seen under load).
+    public func resumeConnection(timeoutMilliseconds: Int = 60_000) throws {
         try rest("POST", "/rest/system/resume?device=\(instance(.b).deviceID)", on: .a)
         try waitUntil("both instances connected again", timeoutMilliseconds: timeoutMilliseconds) {
             try Side.allCases.allSatisfy { try isConnected(on: $0) }
