@@ -105,7 +105,8 @@ public final class SyncthingPair {
                 instances[side] = Instance(
                     home: identity.home, deviceID: identity.deviceID, folderPath: identity.folder,
                     listenPort: ports[index], guiPort: ports[2 + index],
-                    logPath: directory.appending("\(side).log"))
+                    logPath: directory.appending(attempt == 1 ? "\(side).log" : "\(side)-start\(attempt).log")
+                )
             }
             do {
                 for side in Side.allCases {
@@ -403,7 +404,9 @@ public final class SyncthingPair {
                 return false
             }
         }
-        if startup && Side.allCases.contains(where: { log(of: $0).contains("address already in use") }) {
+        if startup && (!met || ended != nil)
+            && Side.allCases.contains(where: { log(of: $0).contains("address already in use") })
+        {
             throw PortTaken()
         }
         if let ended {
