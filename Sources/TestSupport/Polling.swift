@@ -38,7 +38,9 @@ public enum ProcessFigures {
             return 0
         }
         for line in text.split(separator: "\n") where line.hasPrefix(name) {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+            // `/proc` separates a name from its value by a tab, sometimes followed by spaces.
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            return words.count > 1 ? Int(words[1]) ?? 0 : 0
         }
         return 0
     }

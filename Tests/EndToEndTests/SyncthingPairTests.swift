@@ -177,10 +177,8 @@ import Testing
     /// The pids whose parent is `pid`, from the `PPid:` line of each /proc/PID/status.
     func children(of pid: pid_t) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { pid_t($0) }.filter { candidate in
-            let status = (try? String(contentsOfFile: "/proc/\(candidate)/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("PPid:") }
-            return line.map { $0.dropFirst(5).trimmingCharacters(in: .whitespaces) } == "\(pid)"
+        return entries.compactMap { pid_t($0) }.filter {
+            ProcessFigures.field("PPid:", pid: $0, file: "status") == Int(pid)
         }
     }
 }
