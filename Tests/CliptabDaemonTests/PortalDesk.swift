@@ -124,7 +124,7 @@ final class PortalDesk {
 
     /// Starts one of the desk's Python stand-ins (`script` with `arguments`) and waits for it
     /// to say "ready" (at most 20 s); `ready` false when it did not.
-    private static func startStandIn(
+    static func startStandIn(
         _ python: String, _ script: String, _ arguments: [String], stdin: ChildProcess.Stream = .null
     ) throws -> (child: ChildProcess, ready: Bool) {
         let child = try ChildProcess.spawn(
@@ -136,7 +136,7 @@ final class PortalDesk {
 
     /// Starts the real xdg-desktop-portal, told of no portal but the desk's in `portals`,
     /// and waits until it owns its name.
-    private static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
+    static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
         -> ChildProcess
     {
         var environment = base
