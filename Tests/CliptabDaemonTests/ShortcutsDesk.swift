@@ -7,9 +7,10 @@ import Glibc
 import Posix
 import TestSupport
 
-/// The GlobalShortcuts binder in this process on a private session bus, as cliptabd runs it
-/// on its connection: the real xdg-desktop-portal (1.16, GNOME's portal selection) with
-/// `GlobalShortcutsTestBackend` behind it, or `HostRegistryTestFrontend` (a newer portal's
+/// The GlobalShortcuts binder in this process on a private session bus.
+///
+/// As cliptabd runs it on its connection: the real xdg-desktop-portal (1.16, GNOME's portal
+/// selection) with `GlobalShortcutsTestBackend` behind it, or `HostRegistryTestFrontend` (a newer portal's
 /// host registry) in its place. The test drives the connection (`pump`), as the daemon's
 /// loop does.
 final class ShortcutsDesk {
