@@ -12,9 +12,11 @@ import Testing
 struct PortalSessionIdleTests {
     static let idleConfig = "[log]\nlevel = debug\n[paste_to_focus]\nportal_idle_ms = 1000\n"
 
-    /// After the idle time the session is closed (the portal sees `Close`); the next paste
-    /// opens another with the token, asks nothing, and lands. The app id was registered
-    /// before the first RemoteDesktop call, once.
+    /// The idle session is closed and the next paste reopens it without a dialog.
+    ///
+    /// After the idle time the portal sees `Close`; the next paste opens another session with
+    /// the token, asks nothing, and lands. The app id was registered before the first
+    /// RemoteDesktop call, once.
     @Test func idleSessionClosesAndReopensWithoutDialog() throws {
         let desk = try PortalDesk(.tokenFrontend, config: Self.idleConfig)
         try desk.add("first ✓", row: 0)
