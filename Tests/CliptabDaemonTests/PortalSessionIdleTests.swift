@@ -26,13 +26,13 @@ struct PortalSessionIdleTests {
         let first = try desk.paste(0)
         #expect(first.delivered, "\(first.reason)\n\(desk.daemon.log)")
         _ = eventually { desk.field == "first ✓" }
-        #expect(desk.field == "first ✓")
+        #expect(desk.field == "first ✓", "\(desk.daemon.log)")
         #expect(
             eventually(within: 20_000) { desk.frontendLog.contains("Session.Close\n") },
             "\(desk.frontendLog)\n\(desk.daemon.log)")
         #expect(desk.daemon.log.contains("is closed after 1000 ms without a paste"), "\(desk.daemon.log)")
         let token = try #require(Self.tokens(in: desk.frontendLog).first, "\(desk.frontendLog)")
-        _ = eventually { (try? desk.clipboard()) == "before the paste" }
+        try waitFor("the clipboard to come back") { try desk.clipboard() == "before the paste" }
 
         let second = try desk.paste(1)
         #expect(second.delivered, "\(second.reason)\n\(desk.daemon.log)")
@@ -55,9 +55,12 @@ struct PortalSessionIdleTests {
         let desk = try PortalDesk(.tokenFrontend)
         try desk.add("before the lock", row: 0)
         try desk.add(" after", row: 1)
+        try desk.ownClipboard("before the paste")
 
         #expect(try desk.paste(0).delivered, "\(desk.daemon.log)")
-        _ = eventually { desk.field == "before the lock" }
+        #expect(eventually { desk.field == "before the lock" }, "\(desk.field)")
+        // The next paste waits for the restore, as a person's next key press would.
+        try waitFor("the clipboard to come back") { try desk.clipboard() == "before the paste" }
         let token = try #require(Self.tokens(in: desk.frontendLog).first, "\(desk.frontendLog)")
         try desk.closeSessionsAsTheDesktop()
         #expect(
@@ -81,9 +84,11 @@ struct PortalSessionIdleTests {
         let desk = try PortalDesk(.test(consent: "grant"), config: Self.idleConfig)
         try desk.add("kept", row: 0)
         try desk.add(" open", row: 1)
+        try desk.ownClipboard("before the paste")
 
         #expect(try desk.paste(0).delivered, "\(desk.daemon.log)")
-        _ = eventually { desk.field == "kept" }
+        #expect(eventually { desk.field == "kept" }, "\(desk.field)")
+        try waitFor("the clipboard to come back") { try desk.clipboard() == "before the paste" }
         #expect(
             eventually(within: 20_000) {
                 desk.daemon.log.contains("is kept open after 1000 ms without a paste")
