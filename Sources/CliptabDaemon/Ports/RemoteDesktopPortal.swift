@@ -131,10 +131,13 @@ public final class RemoteDesktopPortal: PollSource {
             close(session)
             state = .idle
         case .keep:
+            let why =
+                version >= 2
+                ? "no restore token is kept (see the warnings above)"
+                : "the portal (version \(version)) keeps no consent"
             Log.line(
                 "the RemoteDesktop portal session \(session) is kept open after \(idleMilliseconds()) ms without a "
-                    + "paste: the portal (version \(version)) keeps no consent, and another session would ask again"
-            )
+                    + "paste: \(why), and another session would ask again")
         }
     }
 
