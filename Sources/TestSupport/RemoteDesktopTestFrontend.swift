@@ -13,7 +13,11 @@
 /// offering a token it did not give, or one used already, ends with response 2, as a portal
 /// that no longer knows the token may. Its calls are recorded in `STATE_DIR/frontend.log`
 /// (`SelectDevices … restore_token=…`, `SelectDevices refused the token`, `Start
-/// restore_token=NEW`). It prints `ready` once it owns the name.
+/// restore_token=NEW`, `Session.Close`). As a newer portal (1.19.4 and later), it offers the
+/// host registry: `Register APP_ID` is recorded, and so is the first read of the version
+/// (`Get version`), so that their order shows. A line `close` on standard input closes every
+/// session as the desktop does at the screen lock (`Session.Closed` to its owner) and prints
+/// `closed`. It prints `ready` once it owns the name.
 public enum RemoteDesktopTestFrontend {
     /// The Python source.
     public static let script = """
@@ -31,6 +35,9 @@ public enum RemoteDesktopTestFrontend {
          <property name="version" type="u" access="read"/>
         </interface>
         <interface name="org.freedesktop.portal.Session"><method name="Close"/><signal name="Closed"/></interface>
+        <interface name="org.freedesktop.host.portal.Registry">
+         <method name="Register"><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/></method>
+        </interface>
         </node>'''
         flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
         bus = Gio.DBusConnection.new_for_address_sync(bus_address, flags, None, None)
@@ -66,15 +73,37 @@ public enum RemoteDesktopTestFrontend {
             return GLib.Variant('(o)', (path,))
 
         def session_call(conn, sender, path, iface, method, params, inv):
-            sessions.pop(path, None)
+            log('frontend.log', 'Session.Close')
+            s = sessions.pop(path, None)
+            if s:
+                bus.unregister_object(s['id'])
             inv.return_value(None)
+
+        def registry_call(conn, sender, path, iface, method, params, inv):
+            log('frontend.log', 'Register ' + params.unpack()[0])
+            inv.return_value(None)
+
+        def close_all(fd, condition):
+            line = os.read(fd, 4096).decode()
+            if not line:
+                return False
+            for path, s in list(sessions.items()):
+                bus.emit_signal(s['sender'], path, 'org.freedesktop.portal.Session', 'Closed', None)
+                bus.unregister_object(s['id'])
+            sessions.clear()
+            bus.flush_sync(None)
+            print('closed', flush=True)
+            return True
+
+        GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, 0, GLib.IOCondition.IN | GLib.IOCondition.HUP, close_all)
 
         def method_call(conn, sender, path, iface, method, params, inv):
             args = params.unpack()
             if method == 'CreateSession':
                 options = args[0]
                 session = '/org/freedesktop/portal/desktop/session/%s/%s' % (sender_part(sender), options['session_handle_token'])
-                sessions[session] = {'id': bus.register_object(session, node.interfaces[1], session_call, None, None)}
+                sessions[session] = {'id': bus.register_object(session, node.interfaces[1], session_call, None, None),
+                    'sender': sender}
                 inv.return_value(respond(sender, options['handle_token'], 0, {'session_handle': GLib.Variant('s', session)}))
             elif method == 'SelectDevices':
                 session, options = args
@@ -108,10 +137,16 @@ public enum RemoteDesktopTestFrontend {
                 mutter_key(keysym & 0xffffffff, state == 1)
                 inv.return_value(None)
 
+        asked_version = set()
+
         def get_property(conn, sender, path, iface, name):
+            if name == 'version' and sender not in asked_version:
+                asked_version.add(sender)
+                log('frontend.log', 'Get version')
             return GLib.Variant('u', {'AvailableDeviceTypes': 1, 'version': 2}[name])
 
         bus.register_object('/org/freedesktop/portal/desktop', node.interfaces[0], method_call, get_property, None)
+        bus.register_object('/org/freedesktop/portal/desktop', node.interfaces[2], registry_call, None, None)
         bus.call_sync('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'RequestName',
             GLib.Variant('(su)', ('org.freedesktop.portal.Desktop', 4)), None, 0, 5000, None)
         print('ready', flush=True)

@@ -21,11 +21,14 @@ struct FocusPasteSettingsTests {
             terminal_key = ctrl + shift + V
             terminals = myterm, Other:ctrl+alt+v
             repress_modifiers = yes
+            portal_idle_ms = 1500
             """)
         #expect(parsed.problems == [])
         let settings = parsed.configuration.focusPaste
         #expect(settings.timeoutMilliseconds == 250 && settings.settleMilliseconds == 1)
         #expect(!settings.restore && settings.repressModifiers)
+        #expect(
+            settings.portalIdleMilliseconds == 1500 && FocusPasteSettings().portalIdleMilliseconds == 30_000)
         #expect(settings.key.description == "shift+Insert")
         #expect(settings.terminalKey.description == "ctrl+shift+v")
         #expect(settings.terminals.map(\.name) == ["myterm", "Other"])
@@ -50,6 +53,8 @@ struct FocusPasteSettingsTests {
         ("key = ctrl+", "expected modifiers and a key"), ("key = hyper+v", "unknown modifier \"hyper\""),
         ("key = ctrl+NoSuchKey", "unknown key \"NoSuchKey\""), ("timeout_ms = 0", "from 1 to 60000"),
         ("settle_ms = 5001", "from 1 to 5000"), ("restore = maybe", "expected true or false"),
+        ("portal_idle_ms = 0", "from 1 to 86400000"),
+        ("portal_idle_ms = 30s", "whole number of milliseconds"),
         ("terminals = :ctrl+v", "expected WM_CLASS names"), ("colour = red", "unknown key \"colour\""),
     ])
     func problems(line: String, message: String) {

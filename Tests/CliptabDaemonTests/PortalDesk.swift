@@ -39,10 +39,16 @@ final class PortalDesk {
     private var keys: ChildProcess?
     /// The test backend (`.test`), whose consent `ask` keeps its dialog up until answered.
     private var dialog: ChildProcess?
+    /// The stand-in frontend (`.tokenFrontend`), which closes its sessions on request.
+    private var frontend: ChildProcess?
     private let fieldPath: String
 
-    /// Starts everything with `backend`.
-    init(_ backend: Backend) throws {
+    /// The daemon's configuration unless a test gives its own: an idle RemoteDesktop session
+    /// is kept for ten minutes, longer than any test (the idle tests set their own).
+    static let defaultConfig = "[log]\nlevel = debug\n[paste_to_focus]\nportal_idle_ms = 600000\n"
+
+    /// Starts everything with `backend`, the daemon with `config`.
+    init(_ backend: Backend, config: String = defaultConfig) throws {
         guard let python = python(running: "import gi; from gi.repository import Gio") else {
             throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
         }
@@ -51,7 +57,7 @@ final class PortalDesk {
         mutter = try HeadlessDesktop(.mutter, bus: shared)
         x11 = try mutter.xwaylandEnvironment()
         daemon = try DaemonProcess(
-            bus: shared, config: "[log]\nlevel = debug\n",
+            bus: shared, config: config,
             environment: x11.merging(["WAYLAND_DISPLAY": mutter.socketPath, "XDG_CURRENT_DESKTOP": "GNOME"]) {
                 $1
             },
@@ -101,8 +107,11 @@ final class PortalDesk {
                 toFile: "\(portals)/cliptabtest.portal", atomically: true, encoding: .utf8)
         case .tokenFrontend:
             let started = try Self.startStandIn(
-                python, RemoteDesktopTestFrontend.script, [daemon.bus.address, mutter.busAddress, state.path])
+                python, RemoteDesktopTestFrontend.script,
+                [daemon.bus.address, mutter.busAddress, state.path],
+                stdin: .pipe)
             helpers.append(started.child)
+            frontend = started.child
             guard started.ready else {
                 throw FixtureError("the stand-in portal frontend did not start")
             }
@@ -124,7 +133,7 @@ final class PortalDesk {
 
     /// Starts one of the desk's Python stand-ins (`script` with `arguments`) and waits for it
     /// to say "ready" (at most 20 s); `ready` false when it did not.
-    private static func startStandIn(
+    static func startStandIn(
         _ python: String, _ script: String, _ arguments: [String], stdin: ChildProcess.Stream = .null
     ) throws -> (child: ChildProcess, ready: Bool) {
         let child = try ChildProcess.spawn(
@@ -136,7 +145,7 @@ final class PortalDesk {
 
     /// Starts the real xdg-desktop-portal, told of no portal but the desk's in `portals`,
     /// and waits until it owns its name.
-    private static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
+    static func startFrontend(_ base: [String: String], portals: String, client: BusConnection) throws
         -> ChildProcess
     {
         var environment = base
@@ -197,6 +206,16 @@ final class PortalDesk {
         try dialog.write(Array((answer + "\n").utf8))
         guard dialog.readLine(timeoutMilliseconds: 20_000) == "answered" else {
             throw FixtureError("the test backend did not answer its dialog: \(backendLog)")
+        }
+    }
+
+    /// Has the stand-in frontend close every session, as the desktop does at the screen lock,
+    /// and waits until it did.
+    func closeSessionsAsTheDesktop() throws {
+        guard let frontend else { throw FixtureError("this desk has no stand-in frontend") }
+        try frontend.write(Array("close\n".utf8))
+        guard frontend.readLine(timeoutMilliseconds: 10_000) == "closed" else {
+            throw FixtureError("the stand-in frontend did not close its sessions: \(frontendLog)")
         }
     }
 

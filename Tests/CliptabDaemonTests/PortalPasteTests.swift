@@ -216,7 +216,7 @@ struct PortalPasteTests {
         #expect(desk.field == "after a stale token ✓")
         #expect(
             desk.frontendLog.contains(
-                "restore_token=0badc0de-used-before\nSelectDevices refused the token\n"
+                "restore_token=0badc0de-used-before\nSelectDevices refused the token\nSession.Close\n"
                     + "SelectDevices types=1 persist_mode=2 restore_token=None\n"),
             "\(desk.frontendLog)")
         let renewed = try Self.token(at: tokenPath)

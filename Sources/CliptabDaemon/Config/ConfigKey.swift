@@ -44,6 +44,9 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case terminals
     /// `[paste_to_focus] repress_modifiers`.
     case repressModifiers = "repress_modifiers"
+    /// `[paste_to_focus] portal_idle_ms`: how long the RemoteDesktop portal's session stays
+    /// open without a paste, where the portal keeps the consent.
+    case portalIdleMilliseconds = "portal_idle_ms"
     /// `[cli] notify`: read by `cliptab` (never, failures or all); the daemon only checks it.
     case notify
     /// `[search] activate`: what activating a desktop search result does (paste or copy).
@@ -59,7 +62,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .cellBytes, .rowsPerTable, .sectionsPerTable: "limits"
         case .level: "log"
         case .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key, .terminalKey, .terminals,
-            .repressModifiers:
+            .repressModifiers, .portalIdleMilliseconds:
             "paste_to_focus"
         case .notify: "cli"
         case .activate, .maxResults: "search"
@@ -73,7 +76,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .dataDirectory, .durability, .backend: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
-            .terminalKey, .terminals, .repressModifiers, .notify, .activate, .maxResults:
+            .terminalKey, .terminals, .repressModifiers, .portalIdleMilliseconds, .notify, .activate,
+            .maxResults:
             false
         }
     }
@@ -94,6 +98,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .focusPasteTimeoutMilliseconds: (1...60_000, "milliseconds")
         // Programs ask again within milliseconds; seconds would only delay the restore.
         case .settleMilliseconds: (1...5_000, "milliseconds")
+        // A day, as secret_clear_ms: a session idle longer is as good as kept.
+        case .portalIdleMilliseconds: (1...86_400_000, "milliseconds")
         // GNOME Shell shows a handful per provider, KRunner a screenful: a thousand is plenty.
         case .maxResults: (1...1_000, "results")
         case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
@@ -126,6 +132,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .terminalKey: configuration.focusPaste.terminalKey = try FocusPasteSettings.parseChord(value)
         case .terminals: configuration.focusPaste.terminals = try FocusPasteSettings.parseTerminals(value)
         case .repressModifiers: configuration.focusPaste.repressModifiers = try TableKey.boolean(value)
+        case .portalIdleMilliseconds: configuration.focusPaste.portalIdleMilliseconds = try number(value)
         case .notify: configuration.cliNotify = try Self.notify(value)
         case .activate: configuration.search.activate = try SearchSettings.activation(value)
         case .maxResults: configuration.search.maxResults = try number(value)

@@ -34,6 +34,9 @@ public struct FocusPasteSettings: Equatable, Sendable {
     public var terminals = Self.defaultTerminals
     /// Press the modifiers the person still holds again after the chord.
     public var repressModifiers = false
+    /// How long the RemoteDesktop portal's session stays open without a paste, in
+    /// milliseconds, where the portal keeps the consent (version 2 or later).
+    public var portalIdleMilliseconds = 30_000
 
     /// The defaults.
     public init() {}
@@ -81,7 +84,7 @@ public struct FocusPasteSettings: Equatable, Sendable {
     public var summary: String {
         "paste_to_focus: timeout_ms=\(timeoutMilliseconds) settle_ms=\(settleMilliseconds) restore=\(restore)"
             + " key=\(key) terminal_key=\(terminalKey) terminals=\(terminals.count)"
-            + " repress_modifiers=\(repressModifiers)"
+            + " repress_modifiers=\(repressModifiers) portal_idle_ms=\(portalIdleMilliseconds)"
     }
 
     private static func chord(_ text: String) -> KeyChord {

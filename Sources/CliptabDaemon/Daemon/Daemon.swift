@@ -45,6 +45,12 @@ public final class Daemon {
     private var configured: ConfiguredService?
     private var clipboard: ClipboardPolicy?
     private var bus: BusConnection?
+    /// The app id's registration with the desktop portal, shared by the portal clients of
+    /// `bus` (made with the first of them).
+    private var portalRegistration: PortalHostRegistration?
+    /// The RemoteDesktop portal's client where the session types through it: a source of
+    /// the loop for its idle time.
+    private var remoteDesktop: RemoteDesktopPortal?
     private var publisher: SignalPublisher?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
     private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
@@ -167,7 +173,9 @@ public final class Daemon {
         )
         return EventLoop(
             bus: bus, signals: signals,
-            sources: (clipboard.map { [$0 as PollSource] } ?? []) + [menuLauncher],
+            sources: (clipboard.map { [$0 as PollSource] } ?? [])
+                + (remoteDesktop.map { [$0 as PollSource] } ?? [])
+                + [menuLauncher],
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
@@ -284,10 +292,28 @@ public final class Daemon {
             clock: MonotonicClock.milliseconds)
     }
 
-    /// The RemoteDesktop portal client, keeping its restore token in the data directory.
+    /// The RemoteDesktop portal client, keeping its restore token in the data directory and
+    /// closing an idle session after `[paste_to_focus] portal_idle_ms` of the configuration
+    /// in force.
     private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal {
         let directory = try? configurator.dataDirectory(of: configuration)
-        return RemoteDesktopPortal(bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) })
+        let configurator = configurator
+        let portal = RemoteDesktopPortal(
+            bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) },
+            registration: hostRegistration(on: bus), clock: MonotonicClock.milliseconds,
+            idleMilliseconds: { [unowned configurator] in
+                configurator.current.focusPaste.portalIdleMilliseconds
+            })
+        remoteDesktop = portal
+        return portal
+    }
+
+    /// The one registration of the app id with the desktop portal on `bus`.
+    private func hostRegistration(on bus: BusConnection) -> PortalHostRegistration {
+        if let portalRegistration { return portalRegistration }
+        let registration = PortalHostRegistration(bus: bus)
+        portalRegistration = registration
+        return registration
     }
 
     /// Tells the clipboard when a caller leaves the bus, so that a paste it asked for and
@@ -394,6 +420,8 @@ public final class Daemon {
         // announce, and the bus is about to go.
         publisher?.mute()
         publisher = nil
+        remoteDesktop = nil
+        portalRegistration = nil
         bus?.close()
         bus = nil
         replacementClaim?.close()

@@ -14,23 +14,27 @@ import KeyChords
 /// connection, so other clients are served while the dialog is up; the paste that waits
 /// bounds its own wait. A new restore token from `Start` replaces the kept one (a token
 /// serves once); a kept token the portal refuses is removed and the start begun again
-/// without it. When the portal closes the session (`Session.Closed`) or leaves the bus,
-/// the session is dropped and the next paste starts another.
-public final class RemoteDesktopPortal {
+/// without it. When the portal closes the session (`Session.Closed`, as GNOME does at the
+/// screen lock) or leaves the bus, the session is dropped and the next paste starts another.
+///
+/// Where the portal keeps the consent (version 2 or later, with a restore token kept), the
+/// session is closed after `[paste_to_focus] portal_idle_ms` without a paste, so that the
+/// desktop's remote-desktop indicator goes off, and the next paste opens another with the
+/// token, without a dialog. Version 1 has no token: a closed session would ask again at
+/// every paste, so there it is kept (`RemoteDesktopIdle`). The idle time runs on the
+/// daemon's clock: the loop polls the portal as a source.
+///
+/// Before its first call the portal client waits for the host registration of the
+/// connection's app id (`PortalHostRegistration`), where the portal offers it.
+public final class RemoteDesktopPortal: PollSource {
     /// The portal's bus name.
-    public static let busName = "org.freedesktop.portal.Desktop"
-    /// The portal's object.
-    static let objectPath = "/org/freedesktop/portal/desktop"
+    public static let busName = PortalCalls.busName
     /// The interface.
     public static let interface = "org.freedesktop.portal.RemoteDesktop"
-    static let requestInterface = "org.freedesktop.portal.Request"
-    static let sessionInterface = "org.freedesktop.portal.Session"
     /// `types` bit of a keyboard.
     static let keyboard: UInt32 = 1
     /// `persist_mode` 2: until the person revokes it.
     static let persistUntilRevoked: UInt32 = 2
-    /// How long a call may take to answer (the Request object, not the dialog).
-    static let callTimeoutMilliseconds: Int32 = 5_000
 
     /// The steps that answer through a Request's `Response`.
     private enum Step: String {
@@ -52,6 +56,14 @@ public final class RemoteDesktopPortal {
 
     private let bus: BusConnection
     private let tokenFile: RestoreTokenFile?
+    private let registration: PortalHostRegistration
+    private let clock: () -> UInt64
+    /// `[paste_to_focus] portal_idle_ms` in force (read at each use: a reload changes it).
+    private let idleMilliseconds: () -> Int
+    private var idle = RemoteDesktopIdle()
+    /// True once a `Start` gave a restore token and it was kept: a closed session can be
+    /// opened again without a dialog.
+    private var tokenKept = false
     private var state = State.idle
     private var waiters: [(NoPasteTarget?) -> Void] = []
     /// The Request whose `Response` the start waits for, and the step it answers.
@@ -73,17 +85,66 @@ public final class RemoteDesktopPortal {
     private var matched = false
 
     /// Makes the portal client on `bus`, keeping its restore token in `tokenFile` (nil: none
-    /// kept, every daemon asks anew).
-    public init(bus: BusConnection, tokenFile: RestoreTokenFile?) {
+    /// kept, every daemon asks anew), its first call made once `registration` has answered;
+    /// an idle session is closed `idleMilliseconds()` after its last use on `clock`
+    /// (monotonic milliseconds).
+    public init(
+        bus: BusConnection, tokenFile: RestoreTokenFile?, registration: PortalHostRegistration,
+        clock: @escaping () -> UInt64, idleMilliseconds: @escaping () -> Int
+    ) {
         self.bus = bus
         self.tokenFile = tokenFile
+        self.registration = registration
+        self.clock = clock
+        self.idleMilliseconds = idleMilliseconds
         bus.addSignalHandler { [weak self] message in self?.receive(message) }
     }
 
     /// The portal in words, for the log.
     public var summary: String {
         "the RemoteDesktop portal for Wayland windows (consent asked at the first paste; token in "
-            + "\(tokenFile?.path ?? "no file"))"
+            + "\(tokenFile?.path ?? "no file"); the session closed after \(idleMilliseconds()) ms without a paste "
+            + "where the portal keeps the consent, version 2 or later)"
+    }
+
+    /// Whether a closed session can be opened again without a dialog.
+    private var canRestore: Bool { version >= 2 && tokenKept && tokenFile != nil }
+
+    // MARK: - PollSource
+
+    /// None: the portal's answers come on the bus.
+    public var pollDescriptor: Int32? { nil }
+
+    /// Closes the session when it was idle long enough and the consent can be restored;
+    /// notes once that it is kept where it cannot.
+    public func process(now: UInt64) {
+        guard case .started(let session) = state else { return }
+        let busy = keyInFlight || !queuedKeys.isEmpty || !waiters.isEmpty
+        switch idle.verdict(
+            now: now, idleMilliseconds: idleMilliseconds(), canRestore: canRestore, busy: busy)
+        {
+        case .wait: break
+        case .close:
+            Log.line(
+                "the RemoteDesktop portal session \(session) is closed after \(idleMilliseconds()) ms without a "
+                    + "paste; the next paste opens another with the kept consent")
+            close(session)
+            state = .idle
+        case .keep:
+            let why =
+                version >= 2
+                ? "no restore token is kept (see the warnings above)"
+                : "the portal (version \(version)) keeps no consent"
+            Log.line(
+                "the RemoteDesktop portal session \(session) is kept open after \(idleMilliseconds()) ms without a "
+                    + "paste: \(why), and another session would ask again")
+        }
+    }
+
+    /// When the idle session is due to be closed (or, once, noted as kept).
+    public func nextDeadline() -> UInt64? {
+        guard case .started = state else { return nil }
+        return idle.deadline(idleMilliseconds: idleMilliseconds(), canRestore: canRestore)
     }
 
     /// True while keys can be sent.
@@ -96,7 +157,9 @@ public final class RemoteDesktopPortal {
     /// nothing can type; starts the session when there is none.
     public func whenStarted(_ ready: @escaping (NoPasteTarget?) -> Void) {
         switch state {
-        case .started: ready(nil)
+        case .started:
+            idle.used(at: clock())
+            ready(nil)
         case .refused(let reason): ready(NoPasteTarget(reason))
         case .starting: waiters.append(ready)
         case .idle:
@@ -119,14 +182,15 @@ public final class RemoteDesktopPortal {
             throw NoPasteTarget(
                 "the desktop's remote-desktop session ended before the paste chord; paste again")
         }
+        idle.used(at: clock())
         let keys = chord.modifiers + [chord.key]
         let events = keys.map { ($0, true) } + keys.reversed().map { ($0, false) }
         for (keysym, pressed) in events {
             let message = try BusMessage.methodCall(
-                destination: Self.busName, path: Self.objectPath, interface: Self.interface,
+                destination: Self.busName, path: PortalCalls.objectPath, interface: Self.interface,
                 member: "NotifyKeyboardKeysym")
             try message.append([
-                .objectPath(session), Self.options([]), .int32(Int32(truncatingIfNeeded: keysym)),
+                .objectPath(session), PortalCalls.options([]), .int32(Int32(truncatingIfNeeded: keysym)),
                 .uint32(pressed ? 1 : 0),
             ])
             queuedKeys.append((session, message))
@@ -139,7 +203,8 @@ public final class RemoteDesktopPortal {
         guard !keyInFlight, !queuedKeys.isEmpty else { return }
         let (session, message) = queuedKeys.removeFirst()
         do {
-            try bus.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
+            try bus.call(message, timeoutMilliseconds: PortalCalls.callTimeoutMilliseconds) {
+                [weak self] result in
                 guard let self else { return }
                 self.keyInFlight = false
                 if case .failure(let error) = result {
@@ -165,14 +230,19 @@ public final class RemoteDesktopPortal {
     private func begin() {
         state = .starting
         offeredToken = false
+        registration.whenRegistered { [weak self] in self?.askVersion() }
+    }
+
+    private func askVersion() {
         do {
             try matchSignals()
             let message = try BusMessage.methodCall(
-                destination: Self.busName, path: Self.objectPath,
+                destination: Self.busName, path: PortalCalls.objectPath,
                 interface: "org.freedesktop.DBus.Properties",
                 member: "Get")
             try message.append([.string(Self.interface), .string("version")])
-            try bus.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
+            try bus.call(message, timeoutMilliseconds: PortalCalls.callTimeoutMilliseconds) {
+                [weak self] result in
                 self?.versionAnswered(result)
             }
         } catch {
@@ -200,29 +270,24 @@ public final class RemoteDesktopPortal {
     private func ask(_ step: Step, _ arguments: [BusValue], options extra: [(String, BusValue)] = []) {
         tokenCount += 1
         let token = "cliptab\(tokenCount)"
-        var options = [("handle_token", BusValue.string(token))] + extra
+        var options = extra
         if step == .createSession {
-            options.append(("session_handle_token", .string("cliptab\(tokenCount)")))
+            options.append(("session_handle_token", .string(token)))
         }
-        let path = Self.objectPath + "/request/" + senderToken + "/" + token
-        awaited = (path, step)
         do {
-            let message = try BusMessage.methodCall(
-                destination: Self.busName, path: Self.objectPath, interface: Self.interface,
-                member: step.rawValue)
-            try message.append(arguments + [Self.options(options)])
-            try bus.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { [weak self] result in
-                guard let self, self.awaited?.step == step else { return }
+            let path = try PortalCalls.ask(
+                bus, interface: Self.interface, member: step.rawValue, arguments: arguments, token: token,
+                options: options
+            ) { [weak self] result in
+                guard let self, let awaited = self.awaited, awaited.step == step else { return }
                 switch result {
                 case .success(let reply):
-                    // A portal older than the predicted paths names its own.
-                    if case .objectPath(let named)? = try? reply.readValues().first, named != path {
-                        self.awaited = (named, step)
-                    }
+                    if let named = reply.named, named != awaited.path { self.awaited = (named, step) }
                 case .failure(let error):
                     self.finish(NoPasteTarget("the RemoteDesktop portal refused \(step.rawValue): \(error)"))
                 }
             }
+            awaited = (path, step)
         } catch {
             finish(NoPasteTarget("the RemoteDesktop portal could not be asked to \(step.rawValue): \(error)"))
         }
@@ -252,7 +317,7 @@ public final class RemoteDesktopPortal {
         }
         switch step {
         case .createSession:
-            guard let session = Self.entry("session_handle", in: results) else {
+            guard let session = PortalCalls.entry("session_handle", in: results) else {
                 return finish(NoPasteTarget("the RemoteDesktop portal named no session"))
             }
             startingSession = session
@@ -270,7 +335,7 @@ public final class RemoteDesktopPortal {
             ask(.start, [.objectPath(session), .string("")])
         case .start:
             guard let session = startingSession else { return }
-            if case .variant(.uint32(let devices))? = Self.value("devices", in: results),
+            if case .variant(.uint32(let devices))? = PortalCalls.value("devices", in: results),
                 devices & Self.keyboard == 0
             {
                 return finish(
@@ -278,15 +343,18 @@ public final class RemoteDesktopPortal {
                         "the desktop started the remote-desktop session without a keyboard, so cliptabd cannot type: "
                             + "press Ctrl+V yourself"))
             }
-            if let token = Self.entry("restore_token", in: results) {
+            if let token = PortalCalls.entry("restore_token", in: results) {
                 do {
                     try tokenFile?.write(token)
+                    tokenKept = tokenFile != nil
                 } catch {
+                    tokenKept = false
                     Log.line("\(error.message); the next daemon asks for consent again", level: .warning)
                 }
             }
             startingSession = nil
             state = .started(session: session)
+            idle.used(at: clock())
             Log.line("the RemoteDesktop portal session \(session) is started (portal version \(version))")
             finishWaiters(nil)
         }
@@ -343,14 +411,7 @@ public final class RemoteDesktopPortal {
 
     /// Asks the portal to close `session`, without waiting.
     private func close(_ session: String) {
-        guard
-            let message = try? BusMessage.methodCall(
-                destination: Self.busName, path: session, interface: Self.sessionInterface, member: "Close")
-        else { return }
-        try? message.setNoReplyExpected(true)
-        // A portal that left is not started again just to close what it no longer has.
-        try? message.setAutoStart(false)
-        _ = try? bus.send(message)
+        PortalCalls.close(session, on: bus)
     }
 
     // MARK: - Signals
@@ -359,32 +420,12 @@ public final class RemoteDesktopPortal {
     /// waiting: the bus daemon handles them before the calls sent after them.
     private func matchSignals() throws {
         guard !matched else { return }
-        let rules = [
-            "type='signal',sender='\(Self.busName)',interface='\(Self.requestInterface)',member='Response',"
-                + "path_namespace='\(Self.objectPath)/request/\(senderToken)'",
-            "type='signal',sender='\(Self.busName)',interface='\(Self.sessionInterface)',member='Closed',"
-                + "path_namespace='\(Self.objectPath)/session/\(senderToken)'",
-        ]
-        for rule in rules {
-            let message = try BusMessage.methodCall(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                interface: "org.freedesktop.DBus",
-                member: "AddMatch")
-            try message.append([.string(rule)])
-            try bus.call(message, timeoutMilliseconds: Self.callTimeoutMilliseconds) { result in
-                if case .failure(let error) = result {
-                    Log.line("the bus refused the match of the portal's answers: \(error)", level: .warning)
-                }
-            }
-        }
+        try PortalCalls.addMatches(PortalCalls.answerRules(bus), on: bus)
         matched = true
     }
 
     private func receive(_ message: BusMessage) {
-        if message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
-            let values = try? message.readValues(), values.count == 3, case .string(let name) = values[0],
-            case .string("") = values[2], name == portalOwner
-        {
+        if PortalCalls.isDeparture(of: portalOwner, message) {
             // The portal left the bus: its sessions went with it, and a start under way
             // will get no answer.
             portalOwner = nil
@@ -395,18 +436,16 @@ public final class RemoteDesktopPortal {
             return
         }
         guard let owner = portalOwner, message.sender == owner else { return }
-        if message.interface == Self.requestInterface, message.member == "Response",
+        if message.interface == PortalCalls.requestInterface, message.member == "Response",
             let awaited, message.path == awaited.path
         {
             self.awaited = nil
-            guard let values = try? message.readValues(), values.count == 2,
-                case .uint32(let code) = values[0]
-            else {
+            guard let (code, results) = PortalCalls.response(message) else {
                 return finish(
                     NoPasteTarget("the RemoteDesktop portal answered \(awaited.step.rawValue) unreadably"))
             }
-            answered(awaited.step, code: code, results: values[1])
-        } else if message.interface == Self.sessionInterface, message.member == "Closed",
+            answered(awaited.step, code: code, results: results)
+        } else if message.interface == PortalCalls.sessionInterface, message.member == "Closed",
             let path = message.path
         {
             drop(path)
@@ -417,30 +456,6 @@ public final class RemoteDesktopPortal {
     }
 
     // MARK: - Values
-
-    /// The connection's unique name as the portal puts it in paths: no ':', '.' as '_'.
-    private var senderToken: String {
-        String(bus.uniqueName.drop { $0 == ":" }.map { $0 == "." ? "_" : $0 })
-    }
-
-    /// An `a{sv}` of `entries`.
-    private static func options(_ entries: [(String, BusValue)]) -> BusValue {
-        .dictionary(keySignature: "s", valueSignature: "v", entries.map { (.string($0.0), .variant($0.1)) })
-    }
-
-    /// The value under `key` in the `a{sv}` `results`, still in its variant.
-    private static func value(_ key: String, in results: BusValue) -> BusValue? {
-        guard case .dictionary(_, _, let entries) = results else { return nil }
-        return entries.first { $0.0 == .string(key) }?.1
-    }
-
-    /// The text (a string or an object path) under `key` in `results`.
-    private static func entry(_ key: String, in results: BusValue) -> String? {
-        switch value(key, in: results) {
-        case .variant(.string(let text))?, .variant(.objectPath(let text))?: return text.isEmpty ? nil : text
-        default: return nil
-        }
-    }
 
     /// Why the portal's version could not be read, in words a person can act on.
     private static func unreachableReason(_ error: BusError) -> String {
