@@ -153,7 +153,7 @@ let package = Package(
         .target(name: "CliptabConfig", dependencies: ["Quoting"]),
         // The popup menu's model: levels, filter, cursor and scrolling, the [menu] settings;
         // no C, no I/O.
-        .target(name: "MenuModel", dependencies: ["CliptabConfig"]),
+        .target(name: "MenuModel", dependencies: ["CliptabConfig", "CliptabContract"]),
         // The table file: the model's table documents as YAML (the schema and its errors).
         .target(name: "TableFile", dependencies: ["CliptabContract", "CliptabCore", "YAMLDocument"]),
         // Peers' snippets (espanso, Alfred, Raycast, folders of files) read from disk, bounded,
@@ -265,8 +265,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport", "cliptabd",
-                "cliptab", "cliptab-menu", "cliptab-menu-wayland",
+                "CliptabClient", "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport",
+                "cliptabd", "cliptab", "cliptab-menu", "cliptab-menu-wayland",
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),

@@ -79,3 +79,7 @@ public enum ClientFailure: Error {
         "org.freedesktop.DBus.Error.TimedOut",
     ]
 }
+
+/// How to start the daemon, for every "cannot reach it" message of the CLI and the menus.
+public let startHint =
+    "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// A row a desktop search found, with what a result list shows of it and where it is.
 ///
@@ -38,7 +39,7 @@ public struct SearchHit: Equatable, Sendable {
     }
 
     /// The mask a secret row without a name is shown as.
-    public static let mask = "••••••••"
+    public static let mask = secretMask
 
     /// The most characters of a text `title` shows.
     public static let titleCharacters = 120

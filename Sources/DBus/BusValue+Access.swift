@@ -6,6 +6,12 @@ public struct BusValueMismatch: Error, Equatable, Sendable {
     public let index: Int
     /// The signature that was expected there.
     public let expected: String
+
+    /// A mismatch of the value at `index`, which should be of signature `expected`.
+    public init(index: Int, expected: String) {
+        self.index = index
+        self.expected = expected
+    }
 }
 
 // Typed access by position to a message's values, shared by servers reading arguments and

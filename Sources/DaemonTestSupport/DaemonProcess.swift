@@ -203,6 +203,12 @@ public final class DaemonProcess {
     /// A new connection to the fixture's bus.
     public func connect() throws -> BusConnection { try BusConnection.connect(address: bus.address) }
 
+    /// The daemon's typed client over `client`, whose calls may each take `timeout`
+    /// milliseconds (generous by default: a loaded test machine).
+    public func cliptab(timeout: Int32 = 30_000) -> CliptabClient {
+        CliptabClient(connection: client, timeoutMilliseconds: timeout, sharedDeadline: false)
+    }
+
     /// Calls a method of the cliptab interface; error replies are thrown as `BusError`.
     @discardableResult
     public func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 10_000) throws

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
-import DBus
 import MenuModel
 
 /// One table's rows, fetched from the daemon page by page.
@@ -22,39 +21,18 @@ public final class DaemonRows: RowSource {
         self.table = table
     }
 
-    /// False once the daemon answered that it has no `GetRowPreviews` (API version 2).
-    private var hasPreviews = true
-
     /// `GetRows` for one page (or all rows for `limit` 0).
     public func rows(section: Int, offset: Int, limit: Int) throws -> [FetchedRow] {
-        try fetch(
-            "GetRows",
-            [.string(table), .int32(Int32(section)), .uint32(UInt32(offset)), .uint32(UInt32(limit))])
+        try client.rows(table, section: Int32(section), offset: UInt32(offset), limit: UInt32(limit))
+            .map { FetchedRow(id: $0.id, text: $0.text) }
     }
 
-    /// `GetRowPreviews` for one page: each text's first `characters` characters; `GetRows`
-    /// from a daemon without it.
+    /// `GetRowPreviews` for one page: each text's first `characters` characters (whole from a
+    /// daemon without it).
     public func previews(section: Int, offset: Int, limit: Int, characters: Int) throws -> [FetchedRow] {
-        if hasPreviews {
-            do throws(ClientFailure) {
-                return try fetch(
-                    "GetRowPreviews",
-                    [
-                        .string(table), .int32(Int32(section)), .uint32(UInt32(offset)),
-                        .uint32(UInt32(limit)),
-                        .uint32(UInt32(clamping: characters)),
-                    ])
-            } catch  where error.isUnknownMethod {
-                hasPreviews = false
-            }
-        }
-        return try rows(section: section, offset: offset, limit: limit)
-    }
-
-    /// Calls `member` and reads its `a(ts)` reply.
-    private func fetch(_ member: String, _ arguments: [BusValue]) throws(ClientFailure) -> [FetchedRow] {
-        try client.call(member, arguments).structures(0, "(ts)").map { pair in
-            FetchedRow(id: (try? pair.uint64(at: 0)) ?? 0, text: (try? pair.string(at: 1)) ?? "")
-        }
+        try client.rowPreviews(
+            table, section: Int32(section), offset: UInt32(offset), limit: UInt32(limit),
+            characters: UInt32(clamping: characters)
+        ).map { FetchedRow(id: $0.id, text: $0.text) }
     }
 }

@@ -114,7 +114,3 @@ public struct MenuUsageError: Error {
 public func printError(_ text: String) {
     _ = text.withCString { write(2, $0, strlen($0)) }
 }
-
-/// How to start the daemon, for every "cannot reach it" message (as cliptab says it).
-public let startHint =
-    "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"

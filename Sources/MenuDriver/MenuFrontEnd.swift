@@ -69,8 +69,8 @@ extension MenuFrontEnd {
     /// A table's lines, fetched lazily; a secret table's rows show a mask and their names.
     public func tableContent(_ table: String, endItems: Bool = false) throws -> TableContent {
         TableContent(
-            source: DaemonRows(client: client, table: table), outlines: try client.sections(table),
-            names: client.rowNames(table), endItems: endItems, secret: try client.isSecret(table),
+            source: DaemonRows(client: client, table: table), outlines: try client.outlines(table),
+            names: try client.rowNamesByID(table), endItems: endItems, secret: try client.isSecret(table),
             pageSize: max(50, settings.rows * 3), previewCharacters: DaemonRows.previewCharacters)
     }
 
@@ -132,9 +132,7 @@ extension MenuFrontEnd {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
             }
-            try client.call(
-                "PerformAction",
-                [.string(current.table), .string(action)] + Array(CliptabClient.path(current).dropFirst()))
+            try client.perform(action, CliptabClient.tableCell(current))
             return MenuExit.done
         case .chooseDestination(let row):
             push(
@@ -151,15 +149,14 @@ extension MenuFrontEnd {
             return nil
         case .move(let row, let section, let index):
             let current = try client.locate(row)
-            try client.call(
-                "MoveRow", CliptabClient.path(current) + [.int32(Int32(section)), .int32(Int32(index))])
+            try client.moveRow(CliptabClient.tableCell(current), toSection: Int32(section), row: Int32(index))
             return MenuExit.done
         case .setText(let row, let text):
-            try client.call("SetCell", CliptabClient.path(try client.locate(row)) + [.string(text)])
+            try client.setCell(CliptabClient.tableCell(try client.locate(row)), text)
             return MenuExit.done
         case .insert(let row, let text):
             let current = try client.locate(row)
-            try client.call("InsertRow", CliptabClient.path(current) + [.string(text)])
+            try client.insertRow(CliptabClient.tableCell(current), text)
             return MenuExit.done
         case .fillIn(let row, let action, let labels, let values):
             let current = try client.locate(row)
@@ -193,7 +190,7 @@ extension MenuFrontEnd {
         close()
         if settings.enter == "paste" {
             let pasted = Result { () throws(ClientFailure) in
-                try client.call("PasteToFocus", CliptabClient.path(row) + [.uint32(0)])
+                try client.pasteToFocus(CliptabClient.tableCell(row))
             }
             switch pasted {
             case .success:
@@ -206,7 +203,7 @@ extension MenuFrontEnd {
                 throw failure
             }
         }
-        try client.call("Copy", CliptabClient.path(row))
+        try client.copy(CliptabClient.tableCell(row))
         return MenuExit.done
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabContract
 
 /// What a line of the menu is: a title that cannot be chosen, or something to choose.
 public enum MenuLineKind: Equatable, Sendable {
@@ -39,7 +40,7 @@ public struct MenuLine: Equatable, Sendable {
 
     /// What a row of a secret table shows in place of its text (its name shows beside it);
     /// always the same length, so it says nothing of the text.
-    public static let secretMask = "••••••••"
+    public static let secretMask = CliptabContract.secretMask
 
     /// The mark put after the first line of a multi-line text.
     public static let moreLinesMark = "⏎"

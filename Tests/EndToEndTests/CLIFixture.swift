@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Glibc
@@ -106,11 +107,8 @@ final class CLIFixture: @unchecked Sendable {
         try runCliptab(arguments, environment: environment, input: input.map { Array($0.utf8) })
     }
 
-    /// Calls the daemon directly over D-Bus, for setups the CLI has no command for.
-    @discardableResult
-    func call(_ member: String, _ arguments: [BusValue]) throws -> [BusValue] {
-        try session.call(member, arguments)
-    }
+    /// The daemon's typed client, for setups the CLI has no command for.
+    var cliptab: CliptabClient { session.cliptab() }
 
     /// Stops the daemon, then the bus.
     func stop() { session.stop() }

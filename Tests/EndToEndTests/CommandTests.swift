@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -324,8 +325,7 @@ import Testing
                     "cliptab: action \"move\" needs more than an index path: call MoveRow instead (\(CliptabBus.errorPrefix)InvalidArgument)\n"
                 ))
         try make("locked", ["read only"])
-        try cli.call(
-            "SetAllowedActions", [.string("locked"), .array(elementSignature: "s", [.string("copy")])])
+        try cli.cliptab.setAllowedActions("locked", ["copy"])
         #expect(try cli.run("actions", "locked", "0") == Outcome(0, "copy\n"))
         let refused = try cli.run("do", "locked", "delete", "0")
         #expect(

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -29,12 +30,7 @@ import Testing
     }
 
     private func ids(_ table: String) throws -> [UInt64] {
-        let reply = try cli.call("GetRows", [.string(table), .int32(0), .uint32(0), .uint32(0)])
-        guard case .array(_, let rows) = reply[0] else { return [] }
-        return rows.compactMap { row -> UInt64? in
-            guard case .structure(let fields) = row, case .uint64(let id) = fields[0] else { return nil }
-            return id
-        }
+        try cli.cliptab.rows(table, section: 0).map(\.id)
     }
 
     private func texts(_ table: String) throws -> [String] {
@@ -71,9 +67,9 @@ import Testing
     @Test func savedUnchangedIsNoChange() throws {
         let editor = try editor()
         #expect(try cli.run("import", "same", "--format", "lines", input: "x\n").status == 0)
-        let revision = try cli.call("GetRevision", [.string("same")])
+        let revision = try cli.cliptab.revision("same")
         #expect(try edit(["edit", "same"], [[]], editor: editor) == Outcome(0, "no changes\n"))
-        #expect(try cli.call("GetRevision", [.string("same")]) == revision)
+        #expect(try cli.cliptab.revision("same") == revision)
     }
 
     @Test func aBrokenFileReopensWithTheErrorThenApplies() throws {
@@ -152,7 +148,7 @@ import Testing
     @Test func aSecretTableNeedsTheRuntimeDirectory() throws {
         let editor = try editor()
         #expect(try cli.run("import", "vault", "--format", "lines", input: "pw\n").status == 0)
-        try cli.call("SetSecret", [.string("vault"), .boolean(true)])
+        try cli.cliptab.setSecret("vault", true)
         var environment = cli.environment
         environment["XDG_RUNTIME_DIR"] = nil
         environment["TMPDIR"] = cli.data.path
@@ -175,7 +171,7 @@ import Testing
     @Test func aRowTheDaemonRefusesReopensThenApplies() throws {
         let editor = try editor()
         #expect(try cli.run("import", "tpl", "--format", "lines", input: "hello\n").status == 0)
-        try cli.call("SetTemplates", [.string("tpl"), .boolean(true)])
+        try cli.cliptab.setTemplates("tpl", true)
         let outcome = try edit(
             ["edit", "tpl", "0:0"], [[["write", "{unclosed"]], [["write", "fixed"]]], editor: editor)
         #expect(outcome.status == 0 && outcome.out == "1 changed\n", "\(outcome)")
@@ -190,15 +186,15 @@ import Testing
     @Test func aRefusedRowSavedUnchangedCancelsAndKeepsTheText() throws {
         let editor = try editor()
         #expect(try cli.run("import", "tpl2", "--format", "lines", input: "hello\n").status == 0)
-        try cli.call("SetTemplates", [.string("tpl2"), .boolean(true)])
-        let revision = try cli.call("GetRevision", [.string("tpl2")])
+        try cli.cliptab.setTemplates("tpl2", true)
+        let revision = try cli.cliptab.revision("tpl2")
         let outcome = try edit(["edit", "tpl2", "0:0"], [[["write", "{unclosed"]], []], editor: editor)
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.err.contains("cancelled (the file was saved unchanged)"), "\(outcome)")
         let path = try #require(outcome.err.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(try InputReaderForTests.read(path) == "{unclosed")
         #expect(try cli.run("get", "tpl2", "0:0") == Outcome(0, "hello"))
-        #expect(try cli.call("GetRevision", [.string("tpl2")]) == revision)
+        #expect(try cli.cliptab.revision("tpl2") == revision)
         unlink(path)
     }
 
@@ -224,14 +220,14 @@ import Testing
                 input: "templates: true\nrows:\n  - {name: a, text: x}\n  - {name: b, text: y}\n"
             )
             .status == 0)
-        let revision = try cli.call("GetRevision", [.string("cyc")])
+        let revision = try cli.cliptab.revision("cyc")
         let outcome = try cli.run(
             "apply", "cyc",
             input: "rows:\n  - {name: a, text: '{snippet:b}'}\n  - {name: b, text: '{snippet:a}'}\n")
         #expect(outcome.status == 1, "\(outcome)")
         #expect(outcome.err.contains("cycle") && outcome.err.contains("InvalidTemplate"), "\(outcome)")
         #expect(try texts("cyc") == ["x", "y"])
-        #expect(try cli.call("GetRevision", [.string("cyc")]) == revision)
+        #expect(try cli.cliptab.revision("cyc") == revision)
     }
 
     @Test func applyCountsAndDryRuns() throws {
@@ -271,8 +267,8 @@ import Testing
         // Export → apply changes nothing.
         #expect(try cli.run("apply", table, input: exported.out) == Outcome(0, "no changes\n"))
         for (index, entry) in HostileTexts.catalogue.enumerated() {
-            let cell = try cli.call("GetCell", [.string(table), .int32(0), .int32(Int32(index))])
-            #expect(cell == [.string(entry.text)], "\(entry.label)")
+            let cell = try cli.cliptab.cell(TableCell(table, section: 0, row: Int32(index)))
+            #expect(cell == entry.text, "\(entry.label)")
         }
         // Export → import gives the same table.
         #expect(try cli.run("import", table + "-copy", "--format", "yaml", input: exported.out).status == 0)

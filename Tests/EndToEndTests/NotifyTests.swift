@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import DaemonTestSupport
 import Glibc
@@ -24,8 +25,8 @@ import Testing
         defer { session.stop() }
         let server = try NotificationService(environment: session.environment)
         defer { server.stop() }
-        try session.call("CreateTable", [.string("t")])
-        try session.call("InsertRow", [.string("t"), .int32(0), .int32(-1), .string("snippet")])
+        try session.cliptab().createTable("t")
+        try session.cliptab().insertRow(TableCell("t", section: 0, row: -1), "snippet")
         let paste = try run(session, "--notify", "copy", "t", "0:0", "--paste")
         #expect(paste.status == 1, "\(paste)")
         #expect(paste.err.contains("no window has the input focus"), "\(paste.err)")
@@ -44,8 +45,8 @@ import Testing
         defer { session.stop() }
         let server = try NotificationService(environment: session.environment)
         defer { server.stop() }
-        try session.call("CreateTable", [.string("t")])
-        try session.call("InsertRow", [.string("t"), .int32(0), .int32(-1), .string("snippet")])
+        try session.cliptab().createTable("t")
+        try session.cliptab().insertRow(TableCell("t", section: 0, row: -1), "snippet")
         let paste = try run(session, "--notify", "copy", "t", "0:0", "--paste")
         #expect(paste.status == 1, "\(paste)")
         #expect(paste.err.contains("offers no virtual keyboard"), "\(paste.err)")
@@ -64,9 +65,9 @@ import Testing
         defer { session.stop() }
         let server = try NotificationService(environment: session.environment)
         defer { server.stop() }
-        try session.call("CreateTable", [.string("vault")])
-        try session.call("InsertRow", [.string("vault"), .int32(0), .int32(-1), .string(Self.secret)])
-        try session.call("SetSecret", [.string("vault"), .boolean(true)])
+        try session.cliptab().createTable("vault")
+        try session.cliptab().insertRow(TableCell("vault", section: 0, row: -1), Self.secret)
+        try session.cliptab().setSecret("vault", true)
 
         // --notify=never wins over the configuration: nothing is sent for this failure, so
         // the next notification the server prints is the one of the following command.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import Glibc
 import Posix
 import TestSupport
@@ -79,7 +80,7 @@ struct RowNameCommandTests {
         let cli = try CLIFixture(display: display.display)
         #expect(try cli.run("create", "vault").status == 0)
         #expect(try cli.run("add", "vault", "--name", "pw", "hunter2").status == 0)
-        try cli.call("SetSecret", [.string("vault"), .boolean(true)])
+        try cli.cliptab.setSecret("vault", true)
         #expect(try Self.shell(cli, "cliptab copy vault pw") == Outcome(0, ""))
         #expect(try Self.clipboard(cli) == "hunter2")
         #expect(try cli.run("--json", "copy", "vault", "pw") == Outcome(0, ""))

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Posix
 import TestSupport
@@ -14,7 +15,7 @@ struct TemplateCommandTests {
         let cli = try CLIFixture(display: display.display)
         #expect(try cli.run("create", "t").status == 0)
         #expect(try cli.run("add", "t", "Hi {input:Name=friend}, {input:Day}{{!}}").status == 0)
-        _ = try cli.call("SetTemplates", [.string("t"), .boolean(true)])
+        try cli.cliptab.setTemplates("t", true)
         func clipboard() throws -> String {
             try ChildProcess.run(
                 "xclip", ["-selection", "clipboard", "-o"], environment: cli.environment,

@@ -104,7 +104,7 @@ extension HostileCatalogue {
         json += #"{"header":"","footer":"","rows":["#
         json += (0..<named).map { #"{"text":"","name":"n\#($0)"}"# }.joined(separator: ",")
         json += "]}]}"
-        try daemon.call("ImportTable", [s("n"), s("json"), s(json), .boolean(false)], timeout: 120_000)
+        try daemon.cliptab(timeout: 120_000).importTable("n", format: "json", data: json, replace: false)
     }
 
     /// Sends every call on `connection` without waiting, then reads every reply (at most a

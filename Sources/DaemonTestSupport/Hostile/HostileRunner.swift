@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 import Foundation
 import Posix
@@ -30,7 +31,7 @@ public enum HostileRunner {
             homePrefix: "cliptab-hostile")
         defer { daemon.stop() }
         try prepare(daemon, hostile)
-        let canary = try daemon.call("ExportTable", [s("canary"), s("json")])
+        let canary = try daemon.cliptab().exportTable("canary", format: "json")
         resetPeak(of: daemon.process.pid)
         let startKiB = field("VmRSS:", of: daemon.process.pid)
 
@@ -58,7 +59,7 @@ public enum HostileRunner {
         let survived = daemon.process.isRunning
         let peak = field("VmHWM:", of: daemon.process.pid)
         let busPeak = field("VmHWM:", of: daemon.bus.process.pid)
-        let after = survived ? try? daemon.call("ExportTable", [s("canary"), s("json")]) : nil
+        let after = survived ? try? daemon.cliptab().exportTable("canary", format: "json") : nil
         return HostileMeasurement(
             name: hostile.name, probeWorstMilliseconds: probed.worstMilliseconds, probeCalls: probed.calls,
             probeFailures: probed.failures, clipboardWorstMilliseconds: read?.worstMilliseconds,
@@ -72,26 +73,24 @@ public enum HostileRunner {
     /// Makes the canary, the probe's table, the clipboard's 1 MiB text (copied) and the
     /// case's table `t`.
     private static func prepare(_ daemon: DaemonProcess, _ hostile: HostileCase) throws {
-        try daemon.call("CreateTable", [s("canary")])
-        try daemon.call(
-            "InsertRows", [s("canary"), i(0), i(0), strings((0..<100).map { "canary row \($0) ✓" })])
-        try daemon.call("CreateTable", [s("probe")])
-        try daemon.call("InsertRows", [s("probe"), i(0), i(0), strings(["probe"])])
-        try daemon.call("CreateTable", [s("clip")])
+        let client = daemon.cliptab(timeout: 60_000)
+        try client.createTable("canary")
+        try client.insertRows(TableCell("canary", section: 0, row: 0), (0..<100).map { "canary row \($0) ✓" })
+        try client.createTable("probe")
+        try client.insertRows(TableCell("probe", section: 0, row: 0), ["probe"])
+        try client.createTable("clip")
         let text = String(repeating: "clipboard text, 1 MiB. ", count: clipboardBytes / 23 + 1)
-        try daemon.call(
-            "InsertRows", [s("clip"), i(0), i(0), strings([String(text.prefix(clipboardBytes))])])
-        try daemon.call("Copy", [s("clip"), i(0), i(0)])
+        try client.insertRows(TableCell("clip", section: 0, row: 0), [String(text.prefix(clipboardBytes))])
+        try client.copy(TableCell("clip", section: 0, row: 0))
         try hostile.prepare(daemon)
         guard hostile.rows > 0 else { return }
-        try daemon.call("CreateTable", [s("t")])
+        try client.createTable("t")
         var inserted = 0
         while inserted < hostile.rows {
             let batch = min(10_000, hostile.rows - inserted)
-            try daemon.call(
-                "InsertRows",
-                [s("t"), i(0), i(Int32(inserted)), strings(Array(repeating: hostile.rowText, count: batch))],
-                timeout: 60_000)
+            try client.insertRows(
+                TableCell("t", section: 0, row: Int32(inserted)),
+                Array(repeating: hostile.rowText, count: batch))
             inserted += batch
         }
     }

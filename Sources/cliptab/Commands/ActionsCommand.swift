@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab actions TABLE S:R`: the cell's context menu.
 struct ActionsCommand: CLICommand {
@@ -23,7 +24,7 @@ struct ActionsCommand: CLICommand {
     /// Resolves the address, calls `GetActions` and prints the actions.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        let actions = try context.call("GetActions", [string(table), int32(section), int32(row)]).strings(0)
+        let actions = try context.daemon { try $0.actions(TableCell(table, section: section, row: row)) }
         if context.options.json {
             try context.output.line(JSON.strings(actions).rendered)
         } else {

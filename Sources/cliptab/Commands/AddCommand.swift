@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -80,10 +81,7 @@ struct AddCommand: CLICommand {
         }
         if let name { try checkNameFree(name, in: table, context) }
         let index = try context.resolve(section, in: table)
-        let ids = try context.call(
-            "InsertRows",
-            [string(table), int32(index), int32(-1), .array(elementSignature: "s", rows.map { .string($0) })]
-        ).uint64s(0)
+        let ids = try context.daemon { try $0.insertRows(TableCell(table, section: index, row: -1), rows) }
         if let name, let id = ids.first { try nameNewRow(id, name, in: table, context) }
         if context.options.json {
             try context.output.line(JSON.array(ids.map { .unsigned($0) }).rendered)
@@ -107,7 +105,7 @@ func rowNameOption(_ arguments: ParsedArguments) throws(UsageError) -> String? {
 /// Refuses, before anything is inserted, a name that a row of `table` already has.
 func checkNameFree(_ name: String, in table: String, _ context: CommandContext) throws {
     do {
-        _ = try context.call("FindRow", [string(table), string(name)])
+        _ = try context.daemon { try $0.findRow(table, name: name) }
     } catch CLIFailure.refused(let error) where error.name.hasSuffix(".NoSuchRow") {
         return
     } catch CLIFailure.refused(let error) where error.name.hasSuffix(".NoSuchTable") {
@@ -123,13 +121,12 @@ func checkNameFree(_ name: String, in table: String, _ context: CommandContext) 
 /// Names the just-inserted row `id`; if that fails, deletes the row again, so that the
 /// command adds a named row or nothing.
 func nameNewRow(_ id: UInt64, _ name: String, in table: String, _ context: CommandContext) throws {
-    let found = try context.call("Locate", [.uint64(id)])
-    let section = try found.int32(1)
-    let row = try found.int32(2)
+    let found = try context.daemon { try $0.locate(id) }
+    let cell = TableCell(table, section: found.section, row: found.row)
     do {
-        _ = try context.call("SetRowName", [string(table), int32(section), int32(row), string(name)])
+        try context.daemon { try $0.setRowName(cell, name) }
     } catch {
-        _ = try? context.call("DeleteRow", [string(table), int32(section), int32(row)])
+        _ = try? context.daemon { try $0.deleteRow(cell) }
         throw error
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -69,19 +70,11 @@ enum TableFileApply {
     static func apply(
         _ context: CommandContext, table: String, document: String, revision: UInt64, dryRun: Bool
     ) throws -> (revision: UInt64, counts: [(String, UInt32)]) {
-        let options = BusValue.dictionary(
-            keySignature: "s", valueSignature: "v",
-            dryRun ? [(.string("dry_run"), .variant(.boolean(true)))] : [])
-        let reply = try context.call(
-            "ApplyTable", [string(table), string(document), .uint64(revision), options])
-        guard reply.values.count == 2, case .dictionary(_, _, let entries) = reply.values[1] else {
-            throw CLIFailure.local("cliptabd answered ApplyTable with an unexpected reply")
+        try context.daemon {
+            try $0.applyTable(
+                table, document: document, revision: revision,
+                options: dryRun ? ["dry_run": .boolean(true)] : [:])
         }
-        var counts: [(String, UInt32)] = []
-        for (key, value) in entries {
-            if case .string(let name) = key, case .uint32(let count) = value { counts.append((name, count)) }
-        }
-        return (try reply.uint64(0), counts)
     }
 
     /// "2 moved, 1 changed, 3 added, 1 deleted", then "; sections: …" and "; settings

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab clip`: the clipboard's text.
 struct ClipCommand: CLICommand {
@@ -15,6 +16,6 @@ struct ClipCommand: CLICommand {
 
     /// Calls `GetClipboard` and prints the text as it is.
     func run(_ context: CommandContext) throws {
-        try printText(try context.call("GetClipboard").string(0), context)
+        try printText(try context.daemon { try $0.clipboard() }, context)
     }
 }

@@ -65,41 +65,26 @@ struct CopyCommand: CLICommand {
     /// reports the daemon's reason when the text was not delivered.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        let address = [string(table), int32(section), int32(row)]
+        let cell = TableCell(table, section: section, row: row)
         guard paste else {
-            if quiet {
-                // The text is not printed, so it need not come back over the bus; a daemon
-                // without CopyQuiet (API version 4) gets the calls below.
-                do {
-                    _ = try withValues(context, section, row) { values in
-                        try context.call("CopyQuiet", address + [values.busValue, .boolean(raw)])
-                    }
-                    return
-                } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {}
-            }
-            if raw {
-                let text = try context.call("CopyRaw", address).string(0)
-                if !quiet, try !context.isSecret(table) { try printText(text, context) }
-                return
-            }
             // The reply says whether the text is secret: a secret table's row, or a text that
             // includes one or a clipboard text marked secret. A secret is never printed.
-            let (text, secret) = try withValues(context, section, row) { values in
-                try copy(context, address, values)
+            let copied = try withValues(context, section, row) { values in
+                try context.daemon { try $0.copy(cell, inputs: values.pairs, raw: raw, quiet: quiet) }
             }
-            if !quiet && !secret { try printText(text, context) }
+            if !quiet && !copied.isSecret { try printText(copied.text, context) }
             return
         }
-        let reply = try withValues(context, section, row) { values in
+        let outcome = try withValues(context, section, row) { values in
             // Without values the first API's call; with them (or once asked) the templates' own.
-            values.isEmpty
-                ? try context.call("PasteToFocusWithReason", address + [.uint32(0)])
-                : try context.call("PasteWithInputs", address + [.uint32(0), .uint64(0), values.busValue])
+            try context.daemon {
+                values.isEmpty
+                    ? try $0.pasteToFocusWithReason(cell) : try $0.paste(cell, inputs: values.pairs)
+            }
         }
-        guard try reply.boolean(0) else {
+        guard outcome.delivered else {
             // The daemon's own words: what it saw (no focus, no fetch in time, a Wayland window).
-            let reason = try reply.string(1)
-            throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
+            throw CLIFailure.reported(outcome.reason.isEmpty ? "the paste was not delivered" : outcome.reason)
         }
     }
 
@@ -115,26 +100,5 @@ struct CopyCommand: CLICommand {
             }
         }
         return try call(values)
-    }
-
-    /// Copies the cell filled in with `values`: the text and whether it is secret.
-    ///
-    /// `PerformActionWithInputs` (API version 4) says it; with a daemon of an earlier version
-    /// `Copy` or `CopyWithInputs` copy, and only a secret table's text counts as secret.
-    private func copy(_ context: CommandContext, _ address: [BusValue], _ values: TemplateValues) throws -> (
-        String, Bool
-    ) {
-        do {
-            let reply = try context.call(
-                "PerformActionWithInputs",
-                [address[0], string("copy"), address[1], address[2], values.busValue])
-            return (try reply.string(0), try reply.boolean(1))
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-            let reply =
-                values.isEmpty
-                ? try context.call("Copy", address)
-                : try context.call("CopyWithInputs", address + [values.busValue])
-            return (try reply.string(0), quiet ? true : try context.isSecret(table))
-        }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab create TABLE`: a new table with one empty section.
 struct CreateCommand: CLICommand {
@@ -20,6 +21,6 @@ struct CreateCommand: CLICommand {
 
     /// Calls `CreateTable`.
     func run(_ context: CommandContext) throws {
-        _ = try context.call("CreateTable", [string(table)])
+        try context.daemon { try $0.createTable(table) }
     }
 }

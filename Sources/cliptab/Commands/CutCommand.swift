@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import DBus
 
 /// `cliptab cut TABLE S:R`: copy, then delete the row.
@@ -32,20 +33,11 @@ struct CutCommand: CLICommand {
     /// or secret).
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        let address = [string(table), int32(section), int32(row)]
-        do {
-            // The reply says whether the text is secret: a secret table's row, or a text that
-            // includes one or a clipboard text marked secret. A secret is never printed.
-            let reply = try context.call(
-                "PerformActionWithInputs",
-                [address[0], string("cut"), address[1], address[2], TemplateValues().busValue])
-            if try !quiet && !reply.boolean(1) { try printText(reply.string(0), context) }
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-            // A daemon before API version 4: only a secret table's text counts as secret, asked
-            // before the cut (afterwards the table might be gone or renamed).
-            let secret = quiet ? true : try context.isSecret(table)
-            let text = try context.call("Cut", address).string(0)
-            if !secret { try printText(text, context) }
+        // The reply says whether the text is secret: a secret table's row, or a text that
+        // includes one or a clipboard text marked secret. A secret is never printed.
+        let cut = try context.daemon {
+            try $0.cut(TableCell(table, section: section, row: row), quiet: quiet)
         }
+        if !quiet && !cut.isSecret { try printText(cut.text, context) }
     }
 }

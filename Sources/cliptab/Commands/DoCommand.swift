@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 
 /// `cliptab do TABLE ACTION S:R`: performs a context-menu action.
@@ -40,9 +41,7 @@ struct DoCommand: CLICommand {
     /// Resolves the address, calls `PerformAction` and prints what it returns as it is.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        let text = try context.call(
-            "PerformAction", [string(table), string(action), int32(section), int32(row)]
-        ).string(0)
+        let text = try context.daemon { try $0.perform(action, TableCell(table, section: section, row: row)) }
         try printText(text, context)
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab drop TABLE`: deletes a table and everything in it.
 struct DropCommand: CLICommand {
@@ -15,6 +16,6 @@ struct DropCommand: CLICommand {
 
     /// Calls `DropTable`.
     func run(_ context: CommandContext) throws {
-        _ = try context.call("DropTable", [string(table)])
+        try context.daemon { try $0.dropTable(table) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -45,9 +46,9 @@ struct EditCommand: CLICommand {
     /// The revision and what `read` read at it: read between two equal revisions.
     private func stable<T>(_ context: CommandContext, _ read: () throws -> T) throws -> (UInt64, T) {
         for _ in 0..<5 {
-            let before = try context.call("GetRevision", [string(table)]).uint64(0)
+            let before = try context.daemon { try $0.revision(table) }
             let value = try read()
-            if try context.call("GetRevision", [string(table)]).uint64(0) == before { return (before, value) }
+            if try context.daemon({ try $0.revision(table) }) == before { return (before, value) }
         }
         throw CLIFailure.reported("table \"\(table)\" keeps changing; try again")
     }
@@ -55,7 +56,7 @@ struct EditCommand: CLICommand {
     private func editTable(_ context: CommandContext) throws {
         let directory = try EditorSession.directory(secret: try context.isSecret(table))
         let (revision, text) = try stable(context) {
-            try context.call("ExportTable", [string(table), string("yaml")]).string(0)
+            try context.daemon { try $0.exportTable(table, format: "yaml") }
         }
         let session = try EditorSession.make(
             in: directory, prefix: table, suffix: ".yaml", bytes: Array(text.utf8))
@@ -141,7 +142,7 @@ struct EditCommand: CLICommand {
             let (section, row) = try context.resolve(cell, in: table)
             return (
                 section, row,
-                try context.call("GetCell", [string(table), int32(section), int32(row)]).string(0)
+                try context.daemon { try $0.cell(TableCell(table, section: section, row: row)) }
             )
         }
         let (section, index, text) = row
@@ -202,17 +203,11 @@ struct EditCommand: CLICommand {
         _ context: CommandContext, _ section: Int32, _ row: Int32, _ text: String, at revision: UInt64,
         changed: String
     ) throws {
-        let options = BusValue.dictionary(
-            keySignature: "s", valueSignature: "v", [(.string("revision"), .variant(.uint64(revision)))])
-        do {
-            _ = try context.call(
-                "EditCell", [string(table), int32(section), int32(row), string(text), options])
-            return
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {}
-        guard try context.call("GetRevision", [string(table)]).uint64(0) == revision else {
-            throw CLIFailure.reported(changed)
-        }
-        _ = try context.call("SetCell", [string(table), int32(section), int32(row), string(text)])
+        guard
+            try context.daemon({
+                try $0.setCell(TableCell(table, section: section, row: row), text, ifAtRevision: revision)
+            })
+        else { throw CLIFailure.reported(changed) }
     }
 
     /// The errors of `SetCell` a person fixes in the text: the editor opens again.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 
 /// `cliptab export TABLE [--format F] [--output FILE]`.
@@ -40,10 +41,10 @@ struct ExportCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         let data: String
         if format == "espanso" {
-            let reply = try context.call("ExportSnippets", [string(table), string("espanso")])
-            data = try reply.string(0)
-            let leftOut = try reply.uint32(1)
-            let untranslated = try reply.uint32(2)
+            let (exported, leftOut, untranslated) = try context.daemon {
+                try $0.exportSnippets(table, to: "espanso")
+            }
+            data = exported
             if leftOut > 0 {
                 writeToStandardError("cliptab: \(leftOut) unnamed row\(leftOut == 1 ? "" : "s") left out\n")
             }
@@ -53,7 +54,7 @@ struct ExportCommand: CLICommand {
                 )
             }
         } else {
-            data = try context.call("ExportTable", [string(table), string(format ?? "json")]).string(0)
+            data = try context.daemon { try $0.exportTable(table, format: format ?? "json") }
         }
         if let file, file != "-" {
             try InputReader.writeFile(file, Array(data.utf8))

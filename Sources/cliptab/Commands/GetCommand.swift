@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab get TABLE S:R`: one cell's text, byte for byte.
 struct GetCommand: CLICommand {
@@ -22,6 +23,6 @@ struct GetCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         try printText(
-            try context.call("GetCell", [string(table), int32(section), int32(row)]).string(0), context)
+            try context.daemon { try $0.cell(TableCell(table, section: section, row: row)) }, context)
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -70,9 +71,9 @@ struct ImportCommand: CLICommand {
         }
         let source = file == nil || file == "-" ? "standard input" : file!
         let data = try InputReader.text(InputReader.readAll(file), source: source)
-        let rows = try context.call(
-            "ImportTable", [string(table), string(format), string(data), .boolean(replace)]
-        ).uint32(0)
+        let rows = try context.daemon {
+            try $0.importTable(table, format: format, data: data, replace: replace)
+        }
         if context.options.json {
             try context.output.line(JSON.object([("rows", .unsigned(UInt64(rows)))]).rendered)
         } else {
@@ -89,31 +90,15 @@ enum SnippetImportCall {
         _ context: CommandContext, _ table: String, _ path: String, _ from: String, _ replace: Bool,
         _ dryRun: Bool
     ) throws {
-        var options: [(BusValue, BusValue)] = []
-        if replace { options.append((.string("replace"), .variant(.boolean(true)))) }
-        if dryRun { options.append((.string("dry_run"), .variant(.boolean(true)))) }
-        let reply = try context.call(
-            "ImportSnippets",
-            [
-                string(table), string(absolute(path)), string(from),
-                .dictionary(keySignature: "s", valueSignature: "v", options),
-            ])
-        guard reply.values.count == 3, case .dictionary(_, _, let entries) = reply.values[1],
-            case .array(_, let lines) = reply.values[2]
-        else {
-            throw CLIFailure.local("cliptabd answered ImportSnippets with an unexpected reply")
-        }
-        var counts: [(String, UInt32)] = []
-        for (key, value) in entries {
-            if case .string(let name) = key, case .uint32(let count) = value { counts.append((name, count)) }
-        }
-        let report = lines.compactMap { line -> String? in
-            if case .string(let text) = line { return text }
-            return nil
+        var options: [String: BusValue] = [:]
+        if replace { options["replace"] = .boolean(true) }
+        if dryRun { options["dry_run"] = .boolean(true) }
+        let (revision, counts, report) = try context.daemon {
+            try $0.importSnippets(table, path: absolute(path), from: from, options: options)
         }
         func count(_ name: String) -> UInt32 { counts.first { $0.0 == name }?.1 ?? 0 }
         if context.options.json {
-            var fields: [(String, JSON)] = [("revision", .unsigned(try reply.uint64(0)))]
+            var fields: [(String, JSON)] = [("revision", .unsigned(revision))]
             for (name, value) in counts { fields.append((name, .unsigned(UInt64(value)))) }
             fields.append(("report", .array(report.map { .string($0) })))
             try context.output.line(JSON.object(fields).rendered)

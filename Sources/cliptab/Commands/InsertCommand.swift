@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab insert TABLE S:R TEXT`: one row at an index path.
 struct InsertCommand: CLICommand {
@@ -31,8 +32,7 @@ struct InsertCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
         if let name { try checkNameFree(name, in: table, context) }
-        let id = try context.call("InsertRow", [string(table), int32(section), int32(row), string(text)])
-            .uint64(0)
+        let id = try context.daemon { try $0.insertRow(TableCell(table, section: section, row: row), text) }
         if let name { try nameNewRow(id, name, in: table, context) }
         if context.options.json {
             try context.output.line(JSON.object([("id", .unsigned(id))]).rendered)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab mv TABLE FROM TO`: moves a row.
 struct MoveCommand: CLICommand {
@@ -29,11 +30,10 @@ struct MoveCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         let source = try context.resolve(from, in: table)
         let destination = try context.resolve(to, in: table)
-        _ = try context.call(
-            "MoveRow",
-            [
-                string(table), int32(source.section), int32(source.row), int32(destination.section),
-                int32(destination.row),
-            ])
+        try context.daemon {
+            try $0.moveRow(
+                TableCell(table, section: source.section, row: source.row), toSection: destination.section,
+                row: destination.row)
+        }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 
 /// `cliptab name TABLE S:R NAME` (or `--clear`): names a row, so that a key binding can
@@ -58,12 +59,7 @@ struct NameCommand: CLICommand {
     /// Resolves the address and calls `SetRowName`; or lists the names (`GetRowNames`).
     func run(_ context: CommandContext) throws {
         guard let cell else {
-            var listed: [(id: UInt64, name: String)] = []
-            for fields in try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)") {
-                guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
-                else { throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply") }
-                listed.append((id, name))
-            }
+            let listed = try context.daemon { try $0.rowNames(table) }
             if context.options.json {
                 try context.output.line(
                     JSON.array(
@@ -76,6 +72,6 @@ struct NameCommand: CLICommand {
             return
         }
         let (section, row) = try context.resolve(cell, in: table)
-        _ = try context.call("SetRowName", [string(table), int32(section), int32(row), string(name)])
+        try context.daemon { try $0.setRowName(TableCell(table, section: section, row: row), name) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab paste TABLE [S:R]`: the clipboard's text as a new row.
 struct PasteCommand: CLICommand {
@@ -31,7 +32,7 @@ struct PasteCommand: CLICommand {
     /// Resolves the address and calls `Paste`.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        let text = try context.call("Paste", [string(table), int32(section), int32(row)]).string(0)
+        let text = try context.daemon { try $0.paste(TableCell(table, section: section, row: row)) }
         if context.options.json { try printText(text, context) }
     }
 }

@@ -67,7 +67,7 @@ struct PickCommand: CLICommand {
             table = given
             running = try launcher.start(prompt: Self.oneLine(table))
         } else {
-            let names = try context.call("ListTables").strings(0)
+            let names = try context.daemon { try $0.tables() }
             guard let index = try choose(names.map(Self.oneLine), prompt: "table", launcher) else {
                 throw nothingChosen
             }
@@ -86,59 +86,46 @@ struct PickCommand: CLICommand {
         let (output, succeeded) = try launcher.finish(
             running, lines.enumerated().map { launcher.line($0.offset, $0.element) })
         guard succeeded, let index = launcher.chosen(output, count: lines.count) else { throw nothingChosen }
-        let found = try context.call("Locate", [.uint64(ids[index])])
-        guard try found.string(0) == table else {
-            throw CLIFailure.local("the row chosen has moved to table \"\(try found.string(0))\"")
+        let found = try context.daemon { try $0.locate(ids[index]) }
+        guard found.table == table else {
+            throw CLIFailure.local("the row chosen has moved to table \"\(found.table)\"")
         }
-        let path = [string(table), int32(try found.int32(1)), int32(try found.int32(2))]
         // A template row's inputs are asked through the same launcher, one line each.
-        if action != "print", let values = try askInputs(path, launcher, context) {
+        if action != "print", let values = try askInputs(found, launcher, context) {
             if action == "copy" {
-                _ = try context.call("CopyWithInputs", path + [values.busValue])
+                try context.daemon { try $0.copy(found, inputs: values.pairs) }
             } else {
-                let reply = try context.call(
-                    "PasteWithInputs", path + [.uint32(0), .uint64(window), values.busValue])
-                guard try reply.boolean(0) else {
-                    let reason = try reply.string(1)
-                    throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
-                }
+                try delivered(context.daemon { try $0.paste(found, inputs: values.pairs, window: window) })
             }
             return
         }
         switch action {
         case "print":
-            try context.output.write(try context.call("GetCell", path).string(0))
+            try context.output.write(try context.daemon { try $0.cell(found) })
         case "copy":
-            _ = try context.call("Copy", path)
+            try context.daemon { try $0.copy(found) }
         default:
-            try paste(path, into: window, context)
+            // Copies instead with a daemon from before PasteToFocus.
+            try delivered(context.daemon { try $0.paste(found, window: window) })
         }
     }
 
     /// The values of the row's `{input:…}` labels, asked through `launcher` with the label as
     /// prompt and the default offered; nil for a row without inputs (or a daemon without
     /// templates).
-    private func askInputs(_ path: [BusValue], _ launcher: Launcher, _ context: CommandContext) throws
+    private func askInputs(_ cell: TableCell, _ launcher: Launcher, _ context: CommandContext) throws
         -> TemplateValues?
     {
-        let inputs: [[BusValue]]
-        do {
-            inputs = try context.call("GetTemplateInputs", path).structures(0, "(sbs)")
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-            return nil
-        }
+        let inputs = try context.daemon { try $0.templateInputs(cell) }
         guard !inputs.isEmpty else { return nil }
         var values = TemplateValues()
-        for fields in inputs {
-            guard fields.count == 3, case .string(let label) = fields[0],
-                case .boolean(let hasDefault) = fields[1],
-                case .string(let defaultValue) = fields[2]
-            else { throw CLIFailure.local("cliptabd answered GetTemplateInputs with an unexpected reply") }
+        for input in inputs {
             guard
                 let answer = try launcher.ask(
-                    prompt: Self.oneLine(label), suggestion: hasDefault ? defaultValue : nil)
+                    prompt: Self.oneLine(input.label), suggestion: input.hasDefault ? input.defaultValue : nil
+                )
             else { throw nothingChosen }
-            values.set(label, answer)
+            values.set(input.label, answer)
         }
         return values
     }
@@ -146,84 +133,35 @@ struct PickCommand: CLICommand {
     /// The window focused now (`GetFocusedWindow`, API version 3), or 0 when none is, or
     /// the daemon cannot tell.
     private func focusedWindow(_ context: CommandContext) -> UInt64 {
-        guard let reply = try? context.call("GetFocusedWindow"),
-            case .uint64(let window)? = reply.values.first
-        else { return 0 }
-        return window
+        (try? context.daemon { try $0.focusedWindow() }) ?? 0
     }
 
-    /// Pastes the row at `path` into `window` (0: wherever the focus is), saying why when it
-    /// was not delivered; copies instead with a daemon from before PasteToFocus.
-    private func paste(_ path: [BusValue], into window: UInt64, _ context: CommandContext) throws {
-        let reply: DaemonReply
-        do {
-            reply =
-                window != 0
-                ? try context.call("PasteToWindow", path + [.uint32(0), .uint64(window)])
-                : try context.call("PasteToFocusWithReason", path + [.uint32(0)])
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-            do {
-                _ = try context.call("PasteToFocus", path + [.uint32(0)])
-            } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-                // A daemon from before PasteToFocus: copying is the next best thing.
-                _ = try context.call("Copy", path)
-            }
-            return
-        }
-        guard try reply.boolean(0) else {
-            let reason = try reply.string(1)
-            throw CLIFailure.reported(reason.isEmpty ? "the paste was not delivered" : reason)
+    /// Throws the daemon's reason when a paste was not delivered.
+    private func delivered(_ outcome: PasteOutcome) throws {
+        guard outcome.delivered else {
+            throw CLIFailure.reported(outcome.reason.isEmpty ? "the paste was not delivered" : outcome.reason)
         }
     }
 
-    /// The lines offered for `table`'s rows, with the row ids in the same order.
-    ///
-    /// The calls go in batches of one round trip each: the sections, whether the table is
-    /// secret and the first section's rows, then the rows of up to `sectionsPerBatch` more
-    /// sections at a time.
+    /// The lines offered for `table`'s rows, with the row ids in the same order: each row's
+    /// first line, or for a secret table its name or the mask, never its text.
     private func fetch(
         _ table: String, _ context: CommandContext, into ids: inout [UInt64], _ lines: inout [String]
     ) throws {
-        let first = try context.replyMessages([
-            ("GetSections", [string(table)]), ("GetSecret", [string(table)]),
-            // The first section's rows in the same round trip: most tables have one section.
-            // Refused (no such section, or a daemon without GetRowPreviews), it is asked again below.
-            ("GetRowPreviews", Self.previews(of: Self.page(table, section: 0))),
-        ])
-        let sections = try DaemonReply(
-            member: "GetSections", values: Self.values(of: first[0], "GetSections")
-        )
-        .structures(0, "(ssu)")
-        let secret = try DaemonReply(member: "GetSecret", values: Self.values(of: first[1], "GetSecret"))
-            .boolean(0)
-        // A secret's text never reaches the launcher: its rows show their name or a mask.
-        let names = secret ? try rowNames(table, context) : nil
-        let fetched: [[BusIDText]]
-        if !sections.isEmpty, let sectionZero = try? first[2].get().readIDTextArray() {
-            fetched = [sectionZero] + (try rows(table, sections: 1..<sections.count, context))
-        } else {
-            fetched = try rows(table, sections: 0..<sections.count, context)
+        let listing = try context.daemon {
+            try $0.listing(table, characters: Self.previewCharacters, sectionsPerBatch: Self.sectionsPerBatch)
         }
-        for (section, rows) in fetched.enumerated() {
-            let header = (try? sections[section].string(at: 0)) ?? ""
+        // A secret's text never reaches the launcher: its rows show their name or the mask.
+        let names = listing.isSecret ? try context.daemon { try $0.rowNamesByID(table) } : [:]
+        for (section, rows) in listing.rows.enumerated() {
+            let header = listing.sections[section].header
             let prefix = header.isEmpty ? "" : Self.oneLine(header) + " › "
             for row in rows {
                 ids.append(row.id)
                 let shown =
-                    names.map { $0[row.id].map(Self.oneLine) ?? Self.secretMask } ?? Self.oneLine(row.text)
+                    listing.isSecret ? names[row.id].map(Self.oneLine) ?? secretMask : Self.oneLine(row.text)
                 lines.append(prefix + shown)
             }
-        }
-    }
-
-    /// The values of a batched call's reply, or its failure thrown.
-    private static func values(of outcome: Result<BusMessage, CLIFailure>, _ member: String) throws
-        -> [BusValue]
-    {
-        do {
-            return try outcome.get().readValues()
-        } catch let error as BusError {
-            throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
         }
     }
 
@@ -233,66 +171,6 @@ struct PickCommand: CLICommand {
     /// How much of each row is fetched: more than a line offered keeps (`lineLimit`), with
     /// room to see whether more lines follow; the most `GetRowPreviews` sends.
     static let previewCharacters: UInt32 = 4096
-
-    /// The rows of each of the table's `sections`, each cut to its first
-    /// `previewCharacters` (`GetRowPreviews`, all sent at once, so that rows of megabytes are
-    /// not sent whole only to be cut); `GetRows`, one section after the other, from a daemon
-    /// without it.
-    private func rows(_ table: String, sections: Range<Int>, _ context: CommandContext) throws
-        -> [[BusIDText]]
-    {
-        let pages = sections.map { Self.page(table, section: $0) }
-        var member = "GetRowPreviews"
-        do {
-            var rows: [[BusIDText]] = []
-            // At most `sectionsPerBatch` replies wait at once, whatever the table's size.
-            for start in stride(from: 0, to: pages.count, by: Self.sectionsPerBatch) {
-                let batch = pages[start..<min(start + Self.sectionsPerBatch, pages.count)]
-                let previews = try context.replyMessages(
-                    batch.map { (member, Self.previews(of: $0)) })
-                if case .failure(.refused(let error))? = previews.first,
-                    error.name == BusErrorName.unknownMethod
-                {
-                    member = "GetRows"
-                    return try pages.map { try context.replyMessage(member, $0).readIDTextArray() }
-                }
-                rows += try previews.map { try $0.get().readIDTextArray() }
-            }
-            return rows
-        } catch let error as BusError {
-            throw CLIFailure.local("cliptabd answered \(member) with an unexpected reply: \(error)")
-        }
-    }
-
-    /// The arguments of `GetRows` for all of `section`'s rows.
-    private static func page(_ table: String, section: Int) -> [BusValue] {
-        [.string(table), .int32(Int32(section)), .uint32(0), .uint32(0)]
-    }
-
-    /// The arguments of `GetRowPreviews` for the same rows as `page`.
-    private static func previews(of page: [BusValue]) -> [BusValue] {
-        page + [.uint32(previewCharacters)]
-    }
-
-    /// What a row of a secret table without a name is offered as (the popup's mask).
-    static let secretMask = "••••••••"
-
-    /// The names of `table`'s rows by id (`GetRowNames`); none from a daemon without it.
-    private func rowNames(_ table: String, _ context: CommandContext) throws -> [UInt64: String] {
-        let pairs: [[BusValue]]
-        do {
-            pairs = try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
-        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
-            return [:]
-        }
-        var names: [UInt64: String] = [:]
-        for fields in pairs {
-            guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
-            else { throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply") }
-            names[id] = name
-        }
-        return names
-    }
 
     /// The error for a launcher closed without a choice.
     private var nothingChosen: CLIFailure { CLIFailure.cancelled("nothing chosen") }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab reload`: the daemon re-reads its configuration.
 struct ReloadCommand: CLICommand {
@@ -15,7 +16,7 @@ struct ReloadCommand: CLICommand {
 
     /// Calls `Reload`, prints the problems, and fails if there are any.
     func run(_ context: CommandContext) throws {
-        let problems = try context.call("Reload").strings(0)
+        let problems = try context.daemon { try $0.reload() }
         if context.options.json {
             try context.output.line(JSON.object([("problems", .strings(problems))]).rendered)
         } else {

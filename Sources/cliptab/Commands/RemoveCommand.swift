@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab rm TABLE S:R...`: deletes rows in one batch.
 struct RemoveCommand: CLICommand {
@@ -33,11 +34,6 @@ struct RemoveCommand: CLICommand {
             sections.append(section)
             rows.append(row)
         }
-        _ = try context.call(
-            "DeleteRows",
-            [
-                string(table), .array(elementSignature: "i", sections.map { .int32($0) }),
-                .array(elementSignature: "i", rows.map { .int32($0) }),
-            ])
+        try context.daemon { try $0.deleteRows(table, sections: sections, rows: rows) }
     }
 }

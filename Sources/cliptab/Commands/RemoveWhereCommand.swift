@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 
 /// `cliptab rm-where TABLE OP OPERAND [--dry-run]`: the predicate delete.
@@ -43,17 +44,8 @@ struct RemoveWhereCommand: CLICommand {
 
     /// Calls `DeleteWhere` and prints the paths it reports.
     func run(_ context: CommandContext) throws {
-        let paths = try context.call(
-            "DeleteWhere", [string(table), string(op), string(operand), .boolean(dryRun)]
-        ).structures(0, "a(ii)")
-        var pairs: [(Int32, Int32)] = []
-        for fields in paths {
-            guard fields.count == 2, case .int32(let section) = fields[0], case .int32(let row) = fields[1]
-            else {
-                throw CLIFailure.local("cliptabd answered DeleteWhere with an unexpected reply")
-            }
-            pairs.append((section, row))
-        }
+        let paths = try context.daemon { try $0.deleteWhere(table, op: op, operand: operand, dryRun: dryRun) }
+        let pairs = paths.map { ($0.section, $0.row) }
         if context.options.json {
             let list = pairs.map {
                 JSON.object([("section", .integer(Int64($0.0))), ("row", .integer(Int64($0.1)))])

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab rename TABLE NEW`.
 struct RenameCommand: CLICommand {
@@ -19,6 +20,6 @@ struct RenameCommand: CLICommand {
 
     /// Calls `RenameTable`.
     func run(_ context: CommandContext) throws {
-        _ = try context.call("RenameTable", [string(table), string(newName)])
+        try context.daemon { try $0.renameTable(table, to: newName) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab section add TABLE [--at N] [--header H] [--footer F]`.
 struct SectionAddCommand: CLICommand {
@@ -38,9 +39,9 @@ struct SectionAddCommand: CLICommand {
 
     /// Calls `InsertSection` and prints the final index.
     func run(_ context: CommandContext) throws {
-        let final = try context.call(
-            "InsertSection", [string(table), int32(index), string(header), string(footer)]
-        ).int32(0)
+        let final = try context.daemon {
+            try $0.insertSection(table, at: index, header: header, footer: footer)
+        }
         if context.options.json {
             try context.output.line(JSON.object([("index", .integer(Int64(final)))]).rendered)
         } else {

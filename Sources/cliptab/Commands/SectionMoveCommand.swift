@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab section mv TABLE FROM TO`.
 struct SectionMoveCommand: CLICommand {
@@ -29,6 +30,6 @@ struct SectionMoveCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         let source = try context.resolve(from, in: table)
         let destination = try context.resolve(to, in: table)
-        _ = try context.call("MoveSection", [string(table), int32(source), int32(destination)])
+        try context.daemon { try $0.moveSection(table, from: source, to: destination) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab section rm TABLE S...`: deletes sections in one batch.
 struct SectionRemoveCommand: CLICommand {
@@ -29,7 +30,6 @@ struct SectionRemoveCommand: CLICommand {
     func run(_ context: CommandContext) throws {
         var indexes: [Int32] = []
         for section in sections { indexes.append(try context.resolve(section, in: table)) }
-        _ = try context.call(
-            "DeleteSections", [string(table), .array(elementSignature: "i", indexes.map { .int32($0) })])
+        try context.daemon { try $0.deleteSections(table, indexes) }
     }
 }

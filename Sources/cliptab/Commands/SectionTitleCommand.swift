@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab section title TABLE S [--header H] [--footer F]`.
 struct SectionTitleCommand: CLICommand {
@@ -32,7 +33,7 @@ struct SectionTitleCommand: CLICommand {
     /// Resolves the section, then calls `SetHeader` and/or `SetFooter`.
     func run(_ context: CommandContext) throws {
         let index = try context.resolve(section, in: table)
-        if let header { _ = try context.call("SetHeader", [string(table), int32(index), string(header)]) }
-        if let footer { _ = try context.call("SetFooter", [string(table), int32(index), string(footer)]) }
+        if let header { try context.daemon { try $0.setHeader(table, section: index, header) } }
+        if let footer { try context.daemon { try $0.setFooter(table, section: index, footer) } }
     }
 }

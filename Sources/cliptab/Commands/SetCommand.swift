@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab set TABLE S:R TEXT`: replaces a cell's text.
 struct SetCommand: CLICommand {
@@ -21,6 +22,6 @@ struct SetCommand: CLICommand {
     /// Resolves the address and calls `SetCell`.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
-        _ = try context.call("SetCell", [string(table), int32(section), int32(row), string(text)])
+        try context.daemon { try $0.setCell(TableCell(table, section: section, row: row), text) }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -57,40 +58,17 @@ struct ShowCommand: CLICommand {
     private func read(_ context: CommandContext) throws -> (UInt64, [SectionContent], [UInt64: String]) {
         var attempt = 0
         while true {
-            let before = try context.call("GetRevision", [string(table)]).uint64(0)
+            let before = try context.daemon { try $0.revision(table) }
             var sections: [SectionContent] = []
-            for (index, fields) in try context.call("GetSections", [string(table)]).structures(0, "a(ssu)")
-                .enumerated()
-            {
-                guard fields.count == 3, case .string(let header) = fields[0],
-                    case .string(let footer) = fields[1], case .uint32(let count) = fields[2]
-                else {
-                    throw CLIFailure.local("cliptabd answered GetSections with an unexpected reply")
-                }
-                let rows = try readRows(context, section: Int32(index), count: count)
-                sections.append(SectionContent(header: header, footer: footer, rows: rows))
+            for (index, section) in try context.daemon({ try $0.sections(table) }).enumerated() {
+                let rows = try readRows(context, section: Int32(index), count: UInt32(section.rowCount))
+                sections.append(SectionContent(header: section.header, footer: section.footer, rows: rows))
             }
             var names: [UInt64: String] = [:]
-            for fields in try rowNames(context) {
-                guard fields.count == 2, case .uint64(let id) = fields[0], case .string(let name) = fields[1]
-                else {
-                    throw CLIFailure.local("cliptabd answered GetRowNames with an unexpected reply")
-                }
-                names[id] = name
-            }
-            let after = try context.call("GetRevision", [string(table)]).uint64(0)
+            for named in try context.daemon({ try $0.rowNames(table) }) { names[named.id] = named.name }
+            let after = try context.daemon { try $0.revision(table) }
             attempt += 1
             if before == after || attempt == 5 { return (after, sections, names) }
-        }
-    }
-
-    /// The (id, name) pairs of the table's named rows; none from a daemon of API version 1,
-    /// which has no `GetRowNames`.
-    private func rowNames(_ context: CommandContext) throws -> [[BusValue]] {
-        do {
-            return try context.call("GetRowNames", [string(table)]).structures(0, "a(ts)")
-        } catch CLIFailure.refused(let error) where error.name == "org.freedesktop.DBus.Error.UnknownMethod" {
-            return []
         }
     }
 
@@ -101,21 +79,16 @@ struct ShowCommand: CLICommand {
         var rows: [(id: UInt64, text: String)] = []
         var limit = Self.pageSize
         while rows.count < Int(count) {
-            let reply: BusMessage
+            let page: [BusIDText]
             do {
-                reply = try context.replyMessage(
-                    "GetRows", [string(table), int32(section), .uint32(UInt32(rows.count)), .uint32(limit)])
+                page = try context.daemon {
+                    try $0.rows(table, section: section, offset: UInt32(rows.count), limit: limit)
+                }
             } catch CLIFailure.refused(let error)
                 where error.name == CliptabBus.errorPrefix + "LimitExceeded" && limit > 1
             {
                 limit /= 2
                 continue
-            }
-            let page: [BusIDText]
-            do {
-                page = try reply.readIDTextArray()
-            } catch {
-                throw CLIFailure.local("cliptabd answered GetRows with an unexpected reply: \(error)")
             }
             if page.isEmpty { break }
             for row in page { rows.append((row.id, row.text)) }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 
@@ -19,20 +20,7 @@ struct StatusCommand: CLICommand {
 
     /// Reads the properties and the clipboard state, and prints them.
     func run(_ context: CommandContext) throws {
-        let reply = try context.call(
-            "GetAll", [string(CliptabBus.interface)], interface: "org.freedesktop.DBus.Properties")
-        guard case .dictionary(_, _, let entries)? = reply.values.first else {
-            throw CLIFailure.local("cliptabd answered GetAll with an unexpected reply")
-        }
-        var properties: [(String, BusValue)] = []
-        for (key, value) in entries {
-            guard case .string(let name) = key else { continue }
-            if case .variant(let inner) = value {
-                properties.append((name, inner))
-            } else {
-                properties.append((name, value))
-            }
-        }
+        let properties = try context.daemon { try $0.properties() }
         func property(_ name: String) -> BusValue? { properties.first { $0.0 == name }?.1 }
         var version = "?"
         if case .string(let text)? = property("Version") { version = text }
@@ -55,7 +43,7 @@ struct StatusCommand: CLICommand {
 
         let clipboard: (state: String, message: String, bytes: Int?)
         do {
-            let text = try context.call("GetClipboard").string(0)
+            let text = try context.daemon { try $0.clipboard() }
             clipboard = ("text", "", text.utf8.count)
         } catch CLIFailure.refused(let error) where error.name == CliptabBus.errorPrefix + "ClipboardEmpty" {
             clipboard = ("empty", error.message, nil)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 
 /// `cliptab tables`: the table names.
 struct TablesCommand: CLICommand {
@@ -12,7 +13,7 @@ struct TablesCommand: CLICommand {
 
     /// Calls `ListTables` and prints the names.
     func run(_ context: CommandContext) throws {
-        let names = try context.call("ListTables").strings(0)
+        let names = try context.daemon { try $0.tables() }
         if context.options.json {
             try context.output.line(JSON.strings(names).rendered)
         } else {

@@ -49,7 +49,7 @@ struct WatchCommand: CLICommand {
         }
         // One call, so that a daemon that is not there is reported (and an activatable one
         // is started) before waiting.
-        try context.call("Ping", [], interface: "org.freedesktop.DBus.Peer")
+        try context.daemon { try $0.ping() }
         writeToStandardError(
             "cliptab: watching \(table.map { "table \(SignalLine.quoted($0))" } ?? "every table"); "
                 + "Ctrl-C stops\n")

@@ -20,14 +20,10 @@ extension Completer {
         case .words(let words):
             lines = ["words"] + words
         case .tables(let prefix):
-            let names = (try? daemon().call("ListTables").strings(0)) ?? []
+            let names = (try? daemon().daemon { try $0.tables() }) ?? []
             lines = ["words"] + names.filter { $0.hasPrefix(prefix) }
         case .rows(let table, let prefix):
-            let rows = (try? daemon().call("GetRowNames", [.string(table)]).structures(0, "a(ts)")) ?? []
-            let names = rows.compactMap { fields -> String? in
-                guard fields.count == 2, case .string(let name) = fields[1] else { return nil }
-                return name
-            }
+            let names = ((try? daemon().daemon { try $0.rowNames(table) }) ?? []).map(\.name)
             lines = ["words"] + names.filter { $0.hasPrefix(prefix) }
         }
         // A candidate is one line: a name with a line break in it cannot be offered.

@@ -2,10 +2,6 @@
 import CliptabClient
 import DBus
 
-/// How to start the daemon, for every "cannot reach it" message.
-let startHint =
-    "Start cliptabd with 'systemctl --user start cliptabd', or run 'cliptabd' in your desktop session.\n"
-
 extension CLIFailure {
     /// The CLI's words for a failed call: a refusal exits 1 with the daemon's error, a daemon
     /// (or bus) that is not there or does not answer exits 69 and says how to start it.

@@ -63,40 +63,14 @@ final class CommandContext {
     /// The bus connection if a call made one (a notification reuses it), else nil.
     var openConnection: BusConnection? { client?.connection }
 
-    /// Calls `member` of `interface` (the cliptab interface by default); its failure is
-    /// thrown as the CLI says it.
-    @discardableResult
-    func call(_ member: String, _ arguments: [BusValue] = [], interface: String = CliptabBus.interface)
-        throws -> DaemonReply
-    {
+    /// Runs `body` with the daemon's client (connected on first use); a failure of its
+    /// calls is thrown as the CLI says it.
+    func daemon<Answer>(_ body: (CliptabClient) throws -> Answer) throws -> Answer {
         let client = try daemon()
-        do throws(ClientFailure) {
-            return try client.call(member, arguments, interface: interface)
-        } catch {
-            throw CLIFailure(error)
-        }
-    }
-
-    /// Sends all of `calls` before waiting for their replies (one round trip for all);
-    /// each call's reply undecoded or its failure, as the CLI says it, in order.
-    func replyMessages(_ calls: [(member: String, arguments: [BusValue])]) throws
-        -> [Result<BusMessage, CLIFailure>]
-    {
-        let client = try daemon()
-        do throws(ClientFailure) {
-            return try client.replyMessages(calls).map { $0.mapError { CLIFailure($0) } }
-        } catch {
-            throw CLIFailure(error)
-        }
-    }
-
-    /// Calls `member` of the cliptab interface and returns the reply undecoded.
-    func replyMessage(_ member: String, _ arguments: [BusValue]) throws -> BusMessage {
-        let client = try daemon()
-        do throws(ClientFailure) {
-            return try client.replyMessage(member, arguments)
-        } catch {
-            throw CLIFailure(error)
+        do {
+            return try body(client)
+        } catch let failure as ClientFailure {
+            throw CLIFailure(failure)
         }
     }
 
@@ -108,31 +82,31 @@ final class CommandContext {
         case .path(let section, let row):
             return (try resolve(section, in: table), row)
         case .id(let id):
-            let found = try call("Locate", [.uint64(id)])
-            let owner = try found.string(0)
+            let found = try daemon { try $0.locate(id) }
+            let owner = found.table
             guard owner == table else {
                 throw CLIFailure.refused(
                     BusError(
                         name: CliptabBus.errorPrefix + "NoSuchRow",
                         message: "row #\(id) is in table \"\(owner)\", not in \"\(table)\""))
             }
-            return (try found.int32(1), try found.int32(2))
+            return (found.section, found.row)
         case .name(let name):
-            let found = try call("FindRow", [.string(table), .string(name)])
-            return (try found.int32(0), try found.int32(1))
+            let found = try daemon { try $0.findRow(table, name: name) }.cell
+            return (found.section, found.row)
         }
     }
 
     /// Whether `table` is secret (a `GetSecret` call): its text is then never printed.
     func isSecret(_ table: String) throws -> Bool {
-        try call("GetSecret", [.string(table)]).boolean(0)
+        try daemon { try $0.isSecret(table) }
     }
 
     /// The index of `address` in `table` (a `FindSection` call for `@HEADER`).
     func resolve(_ address: SectionAddress, in table: String) throws -> Int32 {
         switch address {
         case .index(let index): return index
-        case .header(let header): return try call("FindSection", [.string(table), .string(header)]).int32(0)
+        case .header(let header): return try daemon { try $0.findSection(table, header: header) }
         }
     }
 }

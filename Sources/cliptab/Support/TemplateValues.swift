@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import Glibc
@@ -48,13 +49,11 @@ struct TemplateValues {
     /// standard error is not a terminal, so nothing can be asked.
     mutating func ask(_ context: CommandContext, table: String, section: Int32, row: Int32) throws -> Bool {
         guard isatty(0) == 1, isatty(2) == 1 else { return false }
-        let inputs = try context.call("GetTemplateInputs", [.string(table), .int32(section), .int32(row)])
-            .structures(0, "(sbs)")
-        for fields in inputs {
-            guard fields.count == 3, case .string(let label) = fields[0],
-                case .boolean(let hasDefault) = fields[1],
-                case .string(let defaultValue) = fields[2]
-            else { throw CLIFailure.local("GetTemplateInputs answered an unexpected value") }
+        let inputs = try context.daemon {
+            try $0.templateInputs(TableCell(table, section: section, row: row))
+        }
+        for input in inputs {
+            let (label, hasDefault, defaultValue) = (input.label, input.hasDefault, input.defaultValue)
             if pairs.contains(where: { $0.label == label }) { continue }
             writeToStandardError(hasDefault ? "\(label) [\(defaultValue)]: " : "\(label): ")
             guard let line = Self.readLine() else {

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+import Glibc
+import Posix
+import TestSupport
+import Testing
+
+/// `cliptab pick` against a daemon of API version 1, which has neither `GetSecret`,
+/// `GetRowNames` nor `GetRowPreviews`: a GDBus stand-in on a private bus serving only the
+/// first API's `GetSections`, `GetRows`, `Locate` and `GetCell`.
+///
+/// The menu always took such a daemon's tables as not secret, while `pick` failed on the
+/// refused `GetSecret`: both now fetch rows, names and secrecy through the same client calls.
+@Suite struct EarlierDaemonPickTests {
+    /// The stand-in: every table has one section of the rows #7 "first row" and #8 "second
+    /// row"; any other method is GDBus's UnknownMethod.
+    static let standIn = """
+        from gi.repository import Gio, GLib
+        def args(direction, *pairs):
+            return ''.join('<arg name="%s" type="%s" direction="%s"/>' % (n, t, direction) for n, t in pairs)
+        cell = (('table', 's'), ('section', 'i'), ('row', 'i'))
+        xml = ('<node><interface name="io.github.cliptab.Cliptab1">'
+               + '<method name="GetSections">' + args('in', ('table', 's')) + args('out', ('s', 'a(ssu)')) + '</method>'
+               + '<method name="GetRows">' + args('in', ('table', 's'), ('section', 'i'), ('offset', 'u'), ('limit', 'u'))
+               + args('out', ('rows', 'a(ts)')) + '</method>'
+               + '<method name="Locate">' + args('in', ('id', 't')) + args('out', *cell) + '</method>'
+               + '<method name="GetCell">' + args('in', *cell) + args('out', ('text', 's')) + '</method>'
+               + '</interface></node>')
+        rows = [(7, 'first row'), (8, 'second row')]
+        def call(connection, sender, path, interface, method, parameters, invocation):
+            if method == 'GetSections':
+                invocation.return_value(GLib.Variant('(a(ssu))', ([('', '', len(rows))],)))
+            elif method == 'GetRows':
+                invocation.return_value(GLib.Variant('(a(ts))', (rows,)))
+            elif method == 'Locate':
+                invocation.return_value(GLib.Variant('(sii)', ('t', 0, parameters[0] - 7)))
+            else:
+                invocation.return_value(GLib.Variant('(s)', (rows[parameters[2]][1],)))
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        bus.register_object(
+            '/io/github/cliptab/Cliptab1', Gio.DBusNodeInfo.new_for_xml(xml).interfaces[0], call, None, None)
+        Gio.bus_own_name_on_connection(
+            bus, 'io.github.cliptab.Cliptab1', Gio.BusNameOwnerFlags.NONE,
+            lambda *_: print('ready', flush=True), None)
+        GLib.MainLoop().run()
+        """
+
+    /// The rows are offered as their text (a table of the first API is not secret), and the
+    /// second one chosen is printed.
+    @Test func pickTakesTheTablesOfAFirstDaemonAsNotSecret() throws {
+        guard let python = python(running: "from gi.repository import Gio") else {
+            throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
+        }
+        let bus = try PrivateBus()
+        let home = try TemporaryDirectory(prefix: "cliptab-earlier-pick")
+        let environment = [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
+            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin",
+        ]
+        let daemon = try ChildProcess.spawn(
+            python, ["-c", Self.standIn], environment: environment, stdout: .pipe, stderr: .null)
+        defer { daemon.terminate(graceMilliseconds: 500) }
+        guard daemon.readLine(timeoutMilliseconds: 20_000) == "ready" else {
+            throw FixtureError("the stand-in daemon did not take its name")
+        }
+        // A launcher that keeps the lines it was given and answers with the second.
+        let launcher = home.appending("launcher")
+        let given = home.appending("given")
+        guard let file = fopen(launcher, "w") else { throw FixtureError("cannot write \(launcher)") }
+        fputs("#!/bin/sh\ncat > \"$1\"\nsed -n '2p' \"$1\"\n", file)
+        fclose(file)
+        chmod(launcher, 0o755)
+        let result = try ChildProcess.run(
+            BuiltProducts.path(of: "cliptab"),
+            ["pick", "t", "--launcher", "\(launcher) \(given)", "--action", "print"],
+            environment: environment,
+            timeoutMilliseconds: 20_000)
+        #expect(result.termination == .exited(0), "\(result.errorText)")
+        #expect(result.outputText == "second row")
+        let lines = try ChildProcess.run("cat", [given]).outputText
+        #expect(lines == "1\tfirst row\n2\tsecond row\n")
+    }
+}
