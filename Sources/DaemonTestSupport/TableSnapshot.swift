@@ -25,36 +25,32 @@ public struct TableSnapshot: Equatable {
 
     /// Reads table `name` from the daemon on `connection`; nil when it does not exist.
     public static func read(_ connection: BusConnection, _ name: String) throws -> TableSnapshot? {
-        let revisionReply: [BusValue]
+        // Large tables take long to list in a debug build under load.
+        let client = CliptabClient(
+            connection: connection, timeoutMilliseconds: 120_000, sharedDeadline: false)
+        let revision: UInt64
         do {
-            revisionReply = try CliptabClient.call(connection, "GetRevision", [s(name)])
-        } catch let error as BusError where Cliptab.short(error.name) == "NoSuchTable" {
-            return nil
+            revision = try client.revision(name)
+        } catch {
+            if Cliptab.short(error.error.name) == "NoSuchTable" { return nil }
+            throw error
         }
-        let actions = try Cliptab.strings(
-            CliptabClient.call(connection, "GetAllowedActions", [s(name)]).first)
-        guard case .uint64(let revision)? = revisionReply.first,
-            case .array(_, let sectionValues)? = try CliptabClient.call(connection, "GetSections", [s(name)])
-                .first
-        else { throw FixtureError("unexpected replies reading table \(name)") }
+        let actions = try client.allowedActions(name)
         var sections: [SectionSnapshot] = []
-        for (index, value) in sectionValues.enumerated() {
-            guard case .structure(let fields) = value, fields.count == 3,
-                case .string(let header) = fields[0],
-                case .string(let footer) = fields[1]
-            else { throw FixtureError("GetSections gave \(value)") }
-            // Large tables take long to list in a debug build under load.
-            let reply = try CliptabClient.call(
-                connection, "GetRows", [s(name), i(Int32(index)), .uint32(0), .uint32(0)], timeout: 120_000)
-            sections.append(SectionSnapshot(header: header, footer: footer, rows: try rows(reply)))
+        for (index, section) in try client.sections(name).enumerated() {
+            let rows = try client.rows(name, section: Int32(index)).map {
+                RowSnapshot(id: $0.id, text: $0.text)
+            }
+            sections.append(SectionSnapshot(header: section.header, footer: section.footer, rows: rows))
         }
         return TableSnapshot(revision: revision, allowedActions: actions, sections: sections)
     }
 
     /// Every table the daemon on `connection` serves, by name.
     public static func readAll(_ connection: BusConnection) throws -> [String: TableSnapshot] {
+        let client = CliptabClient(connection: connection, timeoutMilliseconds: 30_000, sharedDeadline: false)
         var tables: [String: TableSnapshot] = [:]
-        for name in try Cliptab.strings(CliptabClient.call(connection, "ListTables").first) {
+        for name in try client.tables() {
             tables[name] = try read(connection, name)
         }
         return tables

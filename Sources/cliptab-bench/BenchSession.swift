@@ -49,9 +49,8 @@ final class BenchSession {
             homePrefix: "cliptab-\(name)-bench")
     }
 
-    /// Calls a cliptab method on `client` and returns the reply's values.
-    @discardableResult
-    func call(_ client: BusConnection, _ member: String, _ values: [BusValue]) throws -> [BusValue] {
-        try CliptabClient.call(client, member, values, timeout: 60_000)
+    /// The daemon's typed client over `connection`, each call waiting at most 60 s.
+    func cliptab(_ connection: BusConnection) -> CliptabClient {
+        CliptabClient(connection: connection, timeoutMilliseconds: 60_000, sharedDeadline: false)
     }
 }

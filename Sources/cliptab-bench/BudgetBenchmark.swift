@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import CliptabCore
 import DBus
@@ -58,13 +59,13 @@ enum BudgetBenchmark {
             let session = try BenchSession(name: "budget")
             let client = try BusConnection.connect(address: session.address)
             if let rows = item.setUp {
-                try session.call(
-                    client, "ImportTable", [.string("t"), .string("lines"), .string(rows), .boolean(false)])
+                try session.cliptab(client).importTable("t", format: "lines", data: rows, replace: false)
             }
             var outcome = "done"
             let nanoseconds = BusBenchmark.timed {
                 do {
-                    try session.call(client, item.member, item.values)
+                    // Each case's call as it is sent: the budget is the wire's.
+                    try CliptabClient.call(client, item.member, item.values, timeout: 60_000)
                 } catch let error as BusError {
                     outcome = "\(error.name.split(separator: ".").last ?? ""): \(error.message.prefix(60))"
                 } catch {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabCore
 import DBus
 import Glibc
@@ -21,13 +22,9 @@ enum ClipboardBenchmark {
         var big = String(repeating: "0123456789abcdef", count: (10 << 20) / 16)
         big.removeLast()
         big += "\n"
-        try session.call(client, "CreateTable", [.string("T")])
-        try session.call(
-            client, "InsertRows",
-            [
-                .string("T"), .int32(0), .int32(-1),
-                .array(elementSignature: "s", [.string("a snippet to paste"), .string(big)]),
-            ])
+        let daemon = session.cliptab(client)
+        try daemon.createTable("T")
+        try daemon.insertRows(TableCell("T", section: 0, row: -1), ["a snippet to paste", big])
         let environment = session.environment
         let read = [xclip, "-selection", "clipboard", "-o"]
         let smallFile = session.root + "/small.txt"
@@ -64,7 +61,7 @@ enum ClipboardBenchmark {
         var bigTheirs: [UInt64] = []
         for index in 0..<bigRepetitions {
             // Each read is timed right after its owner took the clipboard.
-            try session.call(client, "Copy", [.string("T"), .int32(0), .int32(1)])
+            try daemon.copy(TableCell("T", section: 0, row: 1))
             let fromUs = try CLIBenchmark.timedRun(read, environment: environment)
             // The xclip server exits by itself when the next Copy takes the clipboard.
             try startXclipOwner(xclip, bigFile, environment)
@@ -75,7 +72,7 @@ enum ClipboardBenchmark {
             }
         }
         let bigCopy = try copyBigRow(cliptab, xclip, bigFile, read, environment)
-        try session.call(client, "Copy", [.string("T"), .int32(0), .int32(1)])
+        try daemon.copy(TableCell("T", section: 0, row: 1))
         let check = try ChildProcess.run(xclip, Array(read.dropFirst()), environment: environment)
         guard check.standardOutput.count == big.utf8.count else {
             throw CliptabError(

@@ -21,16 +21,12 @@ enum LoadBenchmark {
     static func run() throws {
         let session = try BenchSession(name: "load")
         let control = try BusConnection.connect(address: session.address)
-        try session.call(control, "CreateTable", [.string("soak")])
+        let cliptab = session.cliptab(control)
+        try cliptab.createTable("soak")
         for section in 0..<4 {
-            if section > 0 {
-                try session.call(
-                    control, "InsertSection", [.string("soak"), .int32(-1), .string(""), .string("")])
-            }
-            let texts = (0..<SoakBenchmark.rowsPerSection).map { BusValue.string("row \($0) of \(section)") }
-            try session.call(
-                control, "InsertRows",
-                [.string("soak"), .int32(Int32(section)), .int32(0), .array(elementSignature: "s", texts)])
+            if section > 0 { _ = try cliptab.insertSection("soak", at: -1, header: "", footer: "") }
+            let texts = (0..<SoakBenchmark.rowsPerSection).map { "row \($0) of \(section)" }
+            try cliptab.insertRows(TableCell("soak", section: Int32(section), row: 0), texts)
         }
         print(
             "== load (release cliptabd; \(SoakBenchmark.clients) clients x \(SoakBenchmark.depth) in flight, "

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabCore
 import DBus
 import Glibc
@@ -52,19 +53,13 @@ enum MenuBenchmark {
         for count in [1000, 100_000] {
             let lines = (0..<count).map { "snippet \($0): some text to paste, \($0 * 7919 % 100_003)" }
             let data = lines.joined(separator: "\n") + "\n"
-            try session.call(
-                client, "ImportTable",
-                [.string("t\(count)"), .string("lines"), .string(data), .boolean(true)])
+            try session.cliptab(client).importTable("t\(count)", format: "lines", data: data, replace: true)
             try ClipboardBenchmark.write(data, to: session.root + "/t\(count).txt")
         }
         for (table, line) in longRows {
             let rows = (0..<longRowCount).map { "\($0) " + line }
-            try session.call(
-                client, "ImportTable",
-                [
-                    .string(table), .string("lines"), .string(rows.joined(separator: "\n") + "\n"),
-                    .boolean(true),
-                ])
+            try session.cliptab(client).importTable(
+                table, format: "lines", data: rows.joined(separator: "\n") + "\n", replace: true)
         }
         let subjects = [
             Subject(label: "cliptab menu, 1,000 rows", command: "exec \(cliptab) menu t1000"),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabCore
 import DBus
 import Glibc
@@ -26,8 +27,8 @@ enum PasteBenchmark {
         let xclip = try CLIBenchmark.which("xclip")
         _ = try CLIBenchmark.which("xdotool")
         let client = try BusConnection.connect(address: session.address)
-        try session.call(client, "CreateTable", [.string("T")])
-        try session.call(client, "InsertRow", [.string("T"), .int32(0), .int32(0), .string(text)])
+        try session.cliptab(client).createTable("T")
+        try session.cliptab(client).insertRow(TableCell("T", section: 0, row: 0), text)
         let entry = try TkEntry(session: session)
         let environment = session.environment
 

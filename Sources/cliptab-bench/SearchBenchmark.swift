@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -23,12 +24,10 @@ enum SearchBenchmark {
             lines += "## Section \(s) of the snippets\n"
             for r in 0..<rowsPerSection { lines += "snippet \(r) of section \(s): some text to paste\n" }
         }
-        try session.call(
-            searcher, "ImportTable", [.string("t"), .string("lines"), .string(lines), .boolean(false)])
+        try session.cliptab(searcher).importTable("t", format: "lines", data: lines, replace: false)
         // A hundred named rows, so that the name look-up is part of every row's cost.
         for r in 0..<100 {
-            try session.call(
-                searcher, "SetRowName", [.string("t"), .int32(Int32(r)), .int32(0), .string("n\(r)")])
+            try session.cliptab(searcher).setRowName(TableCell("t", section: Int32(r), row: 0), "n\(r)")
         }
         func search(_ terms: [String]) throws -> BusMessage {
             let message = try BusMessage.methodCall(
@@ -37,7 +36,8 @@ enum SearchBenchmark {
             try message.append([.array(elementSignature: "s", terms.map { .string($0) })])
             return message
         }
-        let revision = { _ = try session.call(other, "GetRevision", [.string("t")]) }
+        let otherClient = session.cliptab(other)
+        let revision = { _ = try otherClient.revision("t") }
         print(
             "== search (release cliptabd; \(sections * rowsPerSection) rows in \(sections) sections, 100 named)"
         )

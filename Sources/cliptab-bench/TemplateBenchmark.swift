@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabCore
 import DBus
 
@@ -15,29 +16,26 @@ enum TemplateBenchmark {
         let session = try BenchSession(name: "template", withDisplay: true)
         let client = try BusConnection.connect(address: session.address)
         let plain = String(repeating: "x", count: template.utf8.count)
-        try session.call(client, "CreateTable", [.string("tpl")])
-        try session.call(
-            client, "InsertRows",
-            [
-                .string("tpl"), .int32(0), .int32(0),
-                .array(elementSignature: "s", [.string(template), .string("the signature")]),
-            ])
-        try session.call(client, "SetRowName", [.string("tpl"), .int32(0), .int32(1), .string("sig")])
-        try session.call(client, "SetTemplates", [.string("tpl"), .boolean(true)])
-        try session.call(client, "CreateTable", [.string("plain")])
-        try session.call(client, "InsertRow", [.string("plain"), .int32(0), .int32(0), .string(plain)])
-        let filled = try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)])
-        guard case .string(let text)? = filled.first, text.hasPrefix("Hi you, on "),
+        let cliptab = session.cliptab(client)
+        let templated = TableCell("tpl", section: 0, row: 0)
+        let plainCell = TableCell("plain", section: 0, row: 0)
+        try cliptab.createTable("tpl")
+        try cliptab.insertRows(templated, [template, "the signature"])
+        try cliptab.setRowName(TableCell("tpl", section: 0, row: 1), "sig")
+        try cliptab.setTemplates("tpl", true)
+        try cliptab.createTable("plain")
+        try cliptab.insertRow(plainCell, plain)
+        let filled = try cliptab.copy(templated)
+        guard filled.hasPrefix("Hi you, on "), let text = Optional(filled),
             text.hasSuffix("-- the signature")
         else { throw CliptabError(.invalidArgument, "the template was not filled in: \(filled)") }
         for _ in 0..<20 {  // warm both paths
-            try session.call(client, "Copy", [.string("plain"), .int32(0), .int32(0)])
-            try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)])
+            try cliptab.copy(plainCell)
+            try cliptab.copy(templated)
         }
         let times = try Measure.paired(
             repetitions,
-            baseline: { try session.call(client, "Copy", [.string("plain"), .int32(0), .int32(0)]) },
-            { _ in try session.call(client, "Copy", [.string("tpl"), .int32(0), .int32(0)]) })
+            baseline: { try cliptab.copy(plainCell) }, { _ in try cliptab.copy(templated) })
         print("== template (Copy over a private bus, clipboard on Xvfb; medians of \(repetitions) pairs; µs)")
         let widths = [52, 10, 10, 8, 8]
         Report.row(["figure", "template", "plain", "ratio", "goal"], widths)

@@ -19,12 +19,12 @@ struct TypedClientShapeTests {
         // The by-name helpers of the daemon's interface tests (which test the wire).
         "Sources/DaemonTestSupport/DaemonProcess.swift": "interface tests' helper",
         "Sources/DaemonTestSupport/Cliptab.swift": "interface tests' helper",
-        "Sources/DaemonTestSupport/TableSnapshot.swift": "interface tests' helper",
-        // The benchmarks measure the wire itself: pipelined raw messages, replies undecoded.
+        // The benchmarks measure the wire itself: pipelined raw messages, replies undecoded,
+        // each budget case's call as it is sent.
         "Sources/cliptab-bench/BusBenchmark.swift": "measures the wire",
         "Sources/cliptab-bench/SoakBenchmark.swift": "measures the wire",
         "Sources/cliptab-bench/LoadBenchmark.swift": "measures the wire",
-        "Sources/cliptab-bench/BenchSession.swift": "measures the wire",
+        "Sources/cliptab-bench/BudgetBenchmark.swift": "measures the wire",
         "Sources/cliptab-bench/TableFileBenchmark.swift": "measures the wire",
     ]
 
