@@ -17,7 +17,7 @@ struct PickCommand: CLICommand {
             The choice is mapped back to the row's id kept in memory (rofi and wofi print the
             line's index; dmenu, fzf and other commands get lines that start with a number,
             which fzf hides), never by the text, so rows with the same text stay apart.
-            A secret table's rows are offered as their names, or ••••••••, never their
+            A secret table's rows are offered as their names, or \(secretMask), never their
             text. Control characters reach the launcher escaped as show writes them (\\x1b,
             \\u{202e}); only its first line of output is read, at most 64 KiB.
             --launcher takes dmenu, rofi, fuzzel, wofi, fzf or any command, with its own
