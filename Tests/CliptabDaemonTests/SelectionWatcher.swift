@@ -3,9 +3,10 @@ import Foundation
 import Posix
 import TestSupport
 
-/// A clipboard manager of the kind that saves every new owner of CLIPBOARD at once, as
-/// CopyQ, GPaste, Klipper and clipit do: XFixes tells it of each new owner and it reads the
-/// text then. `manager` also owns `CLIPBOARD_MANAGER` and reads the text itself; `xclip`
+/// A clipboard manager that saves every new owner of CLIPBOARD at once.
+///
+/// As CopyQ, GPaste, Klipper and clipit do: XFixes tells it of each new owner and it reads
+/// the text then. `manager` also owns `CLIPBOARD_MANAGER` and reads the text itself; `xclip`
 /// owns nothing and runs `xclip -o` for each new owner (a watch loop in a shell script).
 ///
 /// It prints `ready`, then `saved JSON` for each owner (the text, or null when there was
