@@ -10,7 +10,8 @@ import TestSupport
 /// owns nothing and runs `xclip -o` for each new owner (a watch loop in a shell script).
 ///
 /// It prints `ready`, then `saved JSON` for each owner (the text, or null when there was
-/// none in UTF-8).
+/// none in UTF-8). `delay` milliseconds pass before each read: a manager slower than the
+/// 100 ms in which reads never count (a loaded machine), told apart by CLIPBOARD_MANAGER.
 final class SelectionWatcher {
     /// How it reads.
     enum Mode: String {
@@ -21,8 +22,8 @@ final class SelectionWatcher {
     let process: ChildProcess
 
     /// Starts one on `desk`'s display and waits until it listens.
-    init(_ mode: Mode, on desk: PasteDesk) throws {
-        process = try desk.start("python3", ["-c", Self.script, mode.rawValue])
+    init(_ mode: Mode, on desk: PasteDesk, delay: Int = 0) throws {
+        process = try desk.start("python3", ["-c", Self.script, mode.rawValue, "\(delay)"])
         guard process.readLine(timeoutMilliseconds: 20_000) == "ready" else {
             throw FixtureError("the \(mode) clipboard watcher did not start")
         }
@@ -45,7 +46,7 @@ final class SelectionWatcher {
     static let script =
         xlibPythonPrelude + #"""
             import subprocess
-            mode = sys.argv[1]
+            mode, delay = sys.argv[1], int(sys.argv[2]) / 1000
             xf = ctypes.cdll.LoadLibrary(ctypes.util.find_library('Xfixes'))
             xf.XFixesQueryExtension.argtypes = [P, ctypes.POINTER(I), ctypes.POINTER(I)]
             xf.XFixesSelectSelectionInput.argtypes = [P, L, L, ctypes.c_ulong]
@@ -79,6 +80,7 @@ final class SelectionWatcher {
                 x.XNextEvent(d, event)
                 kind = ctypes.c_int.from_buffer(event).value
                 if kind == base.value and L.from_buffer(event, 48).value != 0:
+                    time.sleep(delay)
                     if mode == 'xclip':
                         r = subprocess.run(['xclip', '-selection', 'clipboard', '-o'], capture_output=True)
                         text = r.stdout.decode('utf-8', 'replace') if r.returncode == 0 else None

@@ -43,10 +43,11 @@ struct SequencePasteTests {
     }
 
     /// Each entry gets its row while a manager (owner of CLIPBOARD_MANAGER) saves every new
-    /// owner; `cliptab sequence` follows; after the last the image from before is back.
+    /// owner, 200 ms after it came (later than the 100 ms of reads that never count: known by
+    /// CLIPBOARD_MANAGER); `cliptab sequence` follows; after the last the image is back.
     @Test func threeEntriesWithASavingManagerThenTheImageBack() throws {
         let desk = try Self.desk()
-        let manager = try SelectionWatcher(.manager, on: desk)
+        let manager = try SelectionWatcher(.manager, on: desk, delay: 200)
         try desk.ownClipboardElsewhere(Self.image, target: "image/png")
         // xclip serves its bytes for any target, UTF8_STRING too: the manager saves them.
         _ = try manager.nextSaved()
