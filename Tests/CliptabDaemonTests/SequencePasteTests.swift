@@ -104,9 +104,12 @@ struct SequencePasteTests {
         #expect(try desk.clipboard() == nil, "the secret stayed on the clipboard")
     }
 
-    /// Another program's copy ends the sequence, and nothing is put back over it.
+    /// Another program's copy ends the sequence, and nothing is put back over it;
+    /// `SequenceChanged` follows it on the bus.
     @Test func anotherCopyEndsItWithoutRestore() throws {
         let desk = try Self.desk()
+        let listener = try desk.daemon.connect()
+        try listener.addMatch("type='signal',interface='io.github.cliptab.Cliptab1',member='SequenceChanged'")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         #expect(
             try Self.cliptab(desk, ["copy", "t", "0:1", "--sequence", "--count", "1"])
@@ -116,5 +119,24 @@ struct SequencePasteTests {
             try Self.cliptab(desk, ["sequence"]) == "no sequence is running\n"
         }
         #expect(try desk.clipboard() == "copied meanwhile")
+        #expect(
+            try Self.sequenceSignals(listener, 2) == [
+                [b(true), s("t"), i(0), s("Address"), u(1), u(1)],
+                [b(false), s(""), i(0), s(""), u(0), u(0)],
+            ])
+    }
+
+    /// The values of the next `count` `SequenceChanged` signals `listener` gets.
+    static func sequenceSignals(_ listener: BusConnection, _ count: Int) throws -> [[BusValue]] {
+        var values: [[BusValue]] = []
+        let deadline = MonotonicClock.milliseconds() + 10_000
+        while values.count < count, MonotonicClock.milliseconds() < deadline {
+            if let message = listener.readMessage(timeoutMilliseconds: 200),
+                message.member == "SequenceChanged"
+            {
+                values.append(try message.readValues())
+            }
+        }
+        return values
     }
 }
