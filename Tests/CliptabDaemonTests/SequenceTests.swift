@@ -154,6 +154,22 @@ import Testing
             daemon.clipboard.servedText() == Self.before, "a replacing sequence lost the clipboard before")
     }
 
+    /// A sequence replaced while it still reads the clipboard before it: the new one reads
+    /// it again and puts it back at its end; at exit a running sequence puts it back too.
+    @Test func replacedWhileReadingAndShutdown() throws {
+        let daemon = try Self.daemon()
+        daemon.clipboard.holdReads = true
+        var first: Result<SequenceStatus, Error>?
+        try daemon.service.startSequence("t", section: 0, row: 0, count: 0) { first = $0 }
+        var second: Result<SequenceStatus, Error>?
+        try daemon.service.startSequence("t", section: 0, row: 1, count: 0) { second = $0 }
+        daemon.clipboard.completeReads()
+        #expect(throws: CliptabError.self) { try first?.get() }
+        #expect(try second?.get().count == 2 && daemon.clipboard.servedText() == "two")
+        daemon.service.clipboard.shutdown()
+        #expect(daemon.clipboard.servedText() == Self.before)
+    }
+
     /// Left alone for idle_ms, it ends and puts the clipboard back; not a millisecond before.
     @Test func idleEndsItAndRestores() throws {
         let daemon = try Self.daemon("[sequence]\nidle_ms = 5000\n")

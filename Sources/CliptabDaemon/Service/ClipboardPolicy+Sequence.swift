@@ -38,7 +38,10 @@ extension ClipboardPolicy {
         let start = { [weak self] in
             guard let self, self.sequence === run else {
                 return completion(
-                    .failure(CliptabError(.clipboardUnavailable, "a newer sequence replaced it")))
+                    .failure(
+                        CliptabError(
+                            .clipboardUnavailable,
+                            "the sequence was stopped or replaced while the clipboard before it was read")))
             }
             do {
                 try self.offer(run)
@@ -48,8 +51,9 @@ extension ClipboardPolicy {
                 completion(.failure(Self.clipboardError(error)))
             }
         }
-        // The replaced sequence's row is no clipboard of the person's: keep what it saved.
-        if let replaced {
+        // The replaced sequence's row is no clipboard of the person's: keep what it saved
+        // (one still reading it has saved nothing yet: read again).
+        if let replaced, replaced.stamp != nil {
             run.previous = replaced.previous
             return start()
         }
@@ -122,7 +126,9 @@ extension ClipboardPolicy {
 
     /// The next time the sequence needs attention without input.
     var sequenceDeadline: UInt64? {
-        guard let run = sequence, run.stamp != nil else { return nil }
+        // A paste under way holds the sequence (`processSequence`): its own deadlines wake
+        // the loop, never the sequence's past ones.
+        guard current == nil, let run = sequence, run.stamp != nil else { return nil }
         return run.settleDeadline ?? run.idleDeadline
     }
 

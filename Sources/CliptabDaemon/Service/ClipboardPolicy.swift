@@ -108,9 +108,12 @@ public final class ClipboardPolicy: PollSource {
         if owned { announcer.announceClipboard(owned: false, rowID: 0) }
     }
 
-    /// At exit: every secret selection is given up, then a non-secret clipboard is handed
-    /// to a clipboard manager where one runs.
+    /// At exit: a sequence ends (the clipboard from before it back), every secret selection
+    /// is given up, then a non-secret clipboard is handed to a clipboard manager where one
+    /// runs.
     public func shutdown() {
+        // The clipboard from before a sequence is what the person had: it is what goes on.
+        stopSequence()
         for (selection, held) in held where held.secret {
             backend.release(selection, held.stamp)
             self.held[selection] = nil
