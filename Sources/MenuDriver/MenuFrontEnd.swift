@@ -111,7 +111,7 @@ extension MenuFrontEnd {
             }
             return try defaultAction(current)
         case .showActions(let row):
-            let actions = try client.actions(try client.locate(row))
+            let actions = RowActions.lines(allowed: try client.actions(try client.locate(row)))
             guard !actions.isEmpty else {
                 return show("this cell has no menu", status: MenuExit.cancelled)
             }
@@ -121,6 +121,12 @@ extension MenuFrontEnd {
             return nil
         case .perform(let action, let row):
             let current = try client.locate(row)
+            if action == RowActions.sequence {
+                close()
+                _ = try client.startSequence(
+                    current.table, section: Int32(current.section), row: Int32(current.row), count: 0)
+                return MenuExit.done
+            }
             if action == "copy",
                 let screen = MenuSession.fillScreen(
                     current, action: action, inputs: try client.templateInputs(current))

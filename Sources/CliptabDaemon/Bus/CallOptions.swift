@@ -25,7 +25,8 @@ struct CallOptions {
                     let list = known.map { "\($0.name) (\($0.signature))" }.joined(separator: ", ")
                     throw CliptabError(
                         .invalidArgument,
-                        "unknown option \"\(name)\" (or not of its type); the options are \(list)")
+                        "unknown option \"\(name)\" (or not of its type); "
+                            + (known.isEmpty ? "this method takes none yet" : "the options are \(list)"))
                 }
                 values[name] = inner
             }

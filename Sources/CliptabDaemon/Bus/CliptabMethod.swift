@@ -94,7 +94,7 @@ struct CliptabMethod {
     }
 
     /// A deferred method whose completion answers the values `encode` makes, or the error.
-    private static func deferredReply<Value>(
+    static func deferredReply<Value>(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         encode: @escaping (Value) -> [BusValue],
         _ handler:

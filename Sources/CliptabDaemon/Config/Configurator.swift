@@ -103,6 +103,7 @@ public final class Configurator {
         clipboard.secretClearMilliseconds = configuration.secretClearMilliseconds
         clipboard.readTimeoutMilliseconds = configuration.pasteTimeoutMilliseconds
         clipboard.focusPaste = configuration.focusPaste
+        clipboard.sequenceIdleMilliseconds = configuration.sequenceIdleMilliseconds
         Log.threshold = configuration.logLevel
     }
 

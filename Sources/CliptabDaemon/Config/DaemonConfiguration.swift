@@ -28,6 +28,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var focusPaste = FocusPasteSettings()
     /// How the desktop's search offers rows (`[search]`).
     public var search = SearchSettings()
+    /// How long a sequence left alone runs, in milliseconds (`[sequence] idle_ms`).
+    public var sequenceIdleMilliseconds = ClipboardSettings().sequenceIdleMilliseconds
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -73,6 +75,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ]
         parts.append(focusPaste.summary)
         parts.append(search.summary)
+        parts.append("idle_ms=\(sequenceIdleMilliseconds)")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -184,7 +184,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
         events.append(
             .served(
                 selection, ownership.stamp, reader: transfer.keystrokesBefore,
-                textDelivered: text && transfer.isComplete))
+                textDelivered: text && transfer.isComplete,
+                // Readers are anonymous: a sequence judges a read by when it began.
+                origin: ReadOrigin(client: nil, isClipboardManager: false, startedAt: transfer.startedAt)))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {

@@ -263,28 +263,36 @@ extension ClipboardPolicy {
             return
         }
         do {
-            switch previous {
-            case .own(let earlier):
-                let restored = try backend.own(
-                    .clipboard, earlier.content, secret: earlier.secret, replacing: stamp)
-                held[.clipboard] = HeldSelection(
-                    stamp: restored, rowID: earlier.rowID, secret: earlier.secret, content: earlier.content)
-                // A secret put back keeps the deadline of its copy.
-                moveSecretClear(of: .clipboard, from: earlier.stamp, to: restored)
-            case .other(let saved):
-                let restored = try backend.own(
-                    .clipboard, .saved(saved), secret: saved.isMarkedSecret, replacing: stamp)
-                held[.clipboard] = HeldSelection(
-                    stamp: restored, rowID: 0, secret: saved.isMarkedSecret, content: .saved(saved))
-                // A password manager's text, put back, is a secret copy of ours now.
-                if saved.isMarkedSecret { armSecretClear([.clipboard: restored], text: nil) }
-            }
+            try putBack(previous, replacing: stamp)
         } catch {
             run.notes.append("the clipboard was not restored: \(error)")
             if backend.currentStamp(.clipboard) == stamp, run.isSecret { takeOff(run, stamp) }
         }
         if held[.clipboard].map({ backend.currentStamp(.clipboard) != $0.stamp }) ?? false {
             held[.clipboard] = nil
+        }
+    }
+
+    /// Puts `previous` back in place of our ownership `stamp` of the clipboard, if that is
+    /// still the current one; the restore of a paste and the end of a sequence.
+    func putBack(_ previous: PasteRun.Previous, replacing stamp: OwnershipStamp) throws {
+        switch previous {
+        case .own(let earlier):
+            let restored = try backend.own(
+                .clipboard, earlier.content, secret: earlier.secret, replacing: stamp)
+            held[.clipboard] = HeldSelection(
+                stamp: restored, rowID: earlier.rowID, secret: earlier.secret, content: earlier.content)
+            // A secret put back keeps the deadline of its copy; a sequence's row put back
+            // after a paste goes on.
+            moveSecretClear(of: .clipboard, from: earlier.stamp, to: restored)
+            if let sequence, sequence.stamp == earlier.stamp { sequence.stamp = restored }
+        case .other(let saved):
+            let restored = try backend.own(
+                .clipboard, .saved(saved), secret: saved.isMarkedSecret, replacing: stamp)
+            held[.clipboard] = HeldSelection(
+                stamp: restored, rowID: 0, secret: saved.isMarkedSecret, content: .saved(saved))
+            // A password manager's text, put back, is a secret copy of ours now.
+            if saved.isMarkedSecret { armSecretClear([.clipboard: restored], text: nil) }
         }
     }
 
