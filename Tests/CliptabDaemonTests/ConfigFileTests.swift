@@ -96,7 +96,7 @@ struct ConfigFileTests {
                 "c.conf:5: unexpected \"trailing\" after the section header",
                 "c.conf:7: expected \"key = value\", a \"[section]\" header or a \"#\" comment, found \"just words\"",
                 "c.conf:8: a key name is missing before \"=\"",
-                "c.conf:9: \"bad key\" is not a key name (letters, digits, \"_\" and \"-\" only)",
+                "c.conf:9: \"bad key\" is not a key name (letters, digits, \"_\", \"-\" and \"+\" only)",
                 "c.conf:10: selections: a quoted text is not closed with \"",
                 "c.conf:11: selections: unexpected \"b\" after the quoted value",
                 "c.conf:13: \"selections\" is already set on line 12 of this section; keep one",

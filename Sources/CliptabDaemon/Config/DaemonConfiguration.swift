@@ -28,6 +28,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var focusPaste = FocusPasteSettings()
     /// How the desktop's search offers rows (`[search]`).
     public var search = SearchSettings()
+    /// The keys cliptabd binds itself (`[keys]`), in file order.
+    public var keys: [KeyBinding] = []
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -44,7 +46,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 sections.append((key.section, [key.rawValue]))
             }
         }
-        return sections + [("menu", menuKeys), ("table", TableKey.allCases.map(\.rawValue))]
+        // `[keys]` takes chords as keys, not names: it lists none.
+        return sections + [("menu", menuKeys), ("keys", []), ("table", TableKey.allCases.map(\.rawValue))]
     }()
 
     /// The keys of `[menu]`: cliptab-menu reads and judges them; the daemon only checks that
@@ -73,6 +76,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ]
         parts.append(focusPaste.summary)
         parts.append(search.summary)
+        parts.append("keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }
