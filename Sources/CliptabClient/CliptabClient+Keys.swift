@@ -21,7 +21,8 @@ extension CliptabClient {
     /// The keys of `[keys]` and what became of each; with `compositor`, each with the line
     /// of that compositor's configuration binding it (`cliptab keys --print`).
     public func keyBindings(compositor: String? = nil) throws(ClientFailure) -> [KeyBindingStatus] {
-        let options = compositor.map { [(BusValue.string("compositor"), BusValue.variant(.string($0)))] } ?? []
+        let options =
+            compositor.map { [(BusValue.string("compositor"), BusValue.variant(.string($0)))] } ?? []
         let reply = try call("KeyBindings", [.dictionary(keySignature: "s", valueSignature: "v", options)])
         var statuses: [KeyBindingStatus] = []
         for fields in try reply.structures(0, "(ssssss)") {

@@ -116,7 +116,9 @@ public final class KeyGrabber {
         let combinations = ModifierMap(connection).lockCombinations
         for grab in grabs {
             for locks in combinations {
-                _ = connection.withUnsafeHandle { XUngrabKey($0, Int32(grab.keycode), grab.modifiers | locks, root) }
+                _ = connection.withUnsafeHandle {
+                    XUngrabKey($0, Int32(grab.keycode), grab.modifiers | locks, root)
+                }
             }
         }
         grabs = []
@@ -125,18 +127,22 @@ public final class KeyGrabber {
         connection.discardUncheckedErrors()
     }
 
-    /// The presses and releases of grabbed keys queued since the last call (reading what
-    /// the socket holds); other events are dropped. Bounded to what is queued now.
+    /// The presses and releases of grabbed keys queued since the last call.
+    ///
+    /// Reads what the socket holds; other events are dropped; at most 256 per call.
     public func takeEvents() -> [Event] {
         var events: [Event] = []
         var budget = 256
         let map = grabs.isEmpty ? nil : ModifierMap(connection)
         while budget > 0, !connection.isBroken, connection.pendingEventCount() > 0 {
             budget -= 1
-            guard case .key(let keycode, let state, let isPress) = connection.nextEvent(), let map else { continue }
+            guard case .key(let keycode, let state, let isPress) = connection.nextEvent(), let map else {
+                continue
+            }
             if isPress {
                 let modifiers = state & map.significant
-                guard let grab = grabs.first(where: { $0.keycode == keycode && $0.modifiers == modifiers }) else {
+                guard let grab = grabs.first(where: { $0.keycode == keycode && $0.modifiers == modifiers })
+                else {
                     continue
                 }
                 // A detectable repeat: a press of a key already down.

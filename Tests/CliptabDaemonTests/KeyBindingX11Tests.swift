@@ -53,8 +53,9 @@ struct KeyBindingX11Tests {
         try waitFor("the copy of Super+Alt+1") { try desk.clipboard() == Self.cell }
     }
 
-    /// A key another client grabbed first is reported not bound, naming what to do; the
-    /// other keys are grabbed all the same. A reload binds the file's new keys and gives the
+    /// A key another client grabbed first is reported not bound, naming what to do.
+    ///
+    /// The other keys are grabbed all the same. A reload binds the file's new keys and gives the
     /// old ones back (another client can then grab them).
     @Test func heldKeyReportedAndReloadRebinds() throws {
         let desk = try Self.desk(config: "[keys]\nSuper+Alt+G = copy t 0:0\nSuper+Alt+1 = copy t 0:0\n")
@@ -81,7 +82,9 @@ struct KeyBindingX11Tests {
 
         // `cliptab keys` says the same.
         let listing = try desk.run(BuiltProducts.path(of: "cliptab"), ["keys"])
-        #expect(listing.outputText.contains("Super+Alt+J\tcopy t 0:0\tnot bound: another program"), "\(listing.outputText)")
+        #expect(
+            listing.outputText.contains("Super+Alt+J\tcopy t 0:0\tnot bound: another program"),
+            "\(listing.outputText)")
         #expect(listing.outputText.contains("Super+Alt+K\tmenu\tgrabbed"))
     }
 
@@ -89,11 +92,15 @@ struct KeyBindingX11Tests {
     /// fails with it, and `Reload` returns it and changes nothing.
     @Test func badLineNamedByCheckConfigAndReload() throws {
         let desk = try Self.desk(config: "[keys]\nSuper+Alt+G = copy t 0:0\n")
-        try desk.daemon.rewriteConfig("[keys]\nSuper+Alt+G = copy t 0:0\nSuper+Hyper+X = copy t 0:0\nAlt+F = fling t\n")
+        try desk.daemon.rewriteConfig(
+            "[keys]\nSuper+Alt+G = copy t 0:0\nSuper+Hyper+X = copy t 0:0\nAlt+F = fling t\n")
         let problems = try desk.daemon.reload()
         #expect(problems.count == 2, "\(problems)")
-        #expect(problems.first?.contains("cliptab.conf:3: Super+Hyper+X: unknown modifier") == true, "\(problems)")
-        #expect(problems.last?.contains("cliptab.conf:4: Alt+F: expected copy TABLE ROW") == true, "\(problems)")
+        #expect(
+            problems.first?.contains("cliptab.conf:3: Super+Hyper+X: unknown modifier") == true, "\(problems)"
+        )
+        #expect(
+            problems.last?.contains("cliptab.conf:4: Alt+F: expected copy TABLE ROW") == true, "\(problems)")
         #expect(try Self.bindings(desk).map(\.keys) == ["Super+Alt+G"])
 
         let check = try ChildProcess.run(
@@ -106,7 +113,8 @@ struct KeyBindingX11Tests {
     /// `cliptab keys --print i3` writes i3's lines: a copy at the press, a paste at the
     /// release.
     @Test func printLinesForI3() throws {
-        let desk = try Self.desk(config: "[keys]\nSuper+Alt+I = paste t sig\nCtrl+Shift+F5 = copy t 2:3\nSuper+M = menu t\n")
+        let desk = try Self.desk(
+            config: "[keys]\nSuper+Alt+I = paste t sig\nCtrl+Shift+F5 = copy t 2:3\nSuper+M = menu t\n")
         let result = try desk.run(BuiltProducts.path(of: "cliptab"), ["keys", "--print", "i3"])
         #expect(result.termination == .exited(0), "\(result.errorText)")
         #expect(
@@ -124,22 +132,22 @@ struct KeyBindingX11Tests {
 enum KeyGrabScript {
     static let script =
         xlibPythonPrelude + #"""
-        failed = []
-        H = ctypes.CFUNCTYPE(I, P, P)
-        handler = H(lambda d, e: failed.append(1) or 0)
-        x.XSetErrorHandler(handler)
-        d = x.XOpenDisplay(None)
-        root = x.XDefaultRootWindow(d)
-        x.XStringToKeysym.restype = L; x.XStringToKeysym.argtypes = [ctypes.c_char_p]
-        x.XKeysymToKeycode.argtypes = [P, L]
-        x.XGrabKey.argtypes = [P, I, ctypes.c_uint, L, I, I, I]
-        code = x.XKeysymToKeycode(d, x.XStringToKeysym(sys.argv[1].encode()))
-        x.XGrabKey(d, code, 0x08 | 0x40, root, 1, 1, 1)
-        x.XSync(d, 0)
-        print('refused' if failed else 'grabbed', flush=True)
-        sys.stdin.read()
+            failed = []
+            H = ctypes.CFUNCTYPE(I, P, P)
+            handler = H(lambda d, e: failed.append(1) or 0)
+            x.XSetErrorHandler(handler)
+            d = x.XOpenDisplay(None)
+            root = x.XDefaultRootWindow(d)
+            x.XStringToKeysym.restype = L; x.XStringToKeysym.argtypes = [ctypes.c_char_p]
+            x.XKeysymToKeycode.argtypes = [P, L]
+            x.XGrabKey.argtypes = [P, I, ctypes.c_uint, L, I, I, I]
+            code = x.XKeysymToKeycode(d, x.XStringToKeysym(sys.argv[1].encode()))
+            x.XGrabKey(d, code, 0x08 | 0x40, root, 1, 1, 1)
+            x.XSync(d, 0)
+            print('refused' if failed else 'grabbed', flush=True)
+            sys.stdin.read()
 
-        """#
+            """#
 
     /// The grabbing client, or nil when the server refused it the key (another holds it).
     static func grab(_ key: String, on desk: PasteDesk) throws -> ChildProcess? {

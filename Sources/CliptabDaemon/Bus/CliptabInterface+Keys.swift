@@ -20,7 +20,8 @@ extension CliptabInterface {
                 let bindings = service.keys.entries.map { entry in
                     let line = compositor.flatMap { CompositorLines.line(for: entry.binding, compositor: $0) }
                     return BusValue.structure([
-                        .string(entry.binding.keys), .string(entry.binding.action.text), .string(entry.binding.id),
+                        .string(entry.binding.keys), .string(entry.binding.action.text),
+                        .string(entry.binding.id),
                         .string(entry.state.word), .string(entry.state.detail), .string(line ?? ""),
                     ])
                 }

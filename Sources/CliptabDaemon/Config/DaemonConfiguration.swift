@@ -76,7 +76,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ]
         parts.append(focusPaste.summary)
         parts.append(search.summary)
-        parts.append("keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
+        parts.append(
+            "keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -40,11 +40,15 @@ public enum KeyAction: Equatable, Sendable {
             }
             let table = try Self.table(words[1])
             let row = try Self.row(words[2])
-            self = verb == "copy" ? .copy(table: table, row: row, address: words[2]) : .paste(
-                table: table, row: row, address: words[2])
+            self =
+                verb == "copy"
+                ? .copy(table: table, row: row, address: words[2])
+                : .paste(
+                    table: table, row: row, address: words[2])
         case "menu", "pick":
             guard words.count <= 2 else {
-                throw ConfigValueError("\(verb) takes at most a table (\(verb) [TABLE]), found \(Quotation.quoted(text))")
+                throw ConfigValueError(
+                    "\(verb) takes at most a table (\(verb) [TABLE]), found \(Quotation.quoted(text))")
             }
             let table = try words.count == 2 ? Self.table(words[1]) : nil
             self = verb == "menu" ? .menu(table: table) : .pick(table: table)
@@ -120,7 +124,8 @@ public enum KeyAction: Equatable, Sendable {
     /// reads them.
     private static func row(_ word: String) throws(ConfigValueError) -> Row {
         let problem = ConfigValueError(
-            "\(Quotation.quoted(word)) is not a row: give a row name, S:R, R (in section 0), @HEADER:R, #ID or id:ID")
+            "\(Quotation.quoted(word)) is not a row: give a row name, S:R, R (in section 0), @HEADER:R, #ID or id:ID"
+        )
         for prefix in ["#", "id:"] where word.hasPrefix(prefix) {
             let digits = word.dropFirst(prefix.count)
             guard digits.allSatisfy(\.isASCII), let id = UInt64(digits) else { throw problem }

@@ -73,7 +73,8 @@ public struct KeyBinding: Equatable, Sendable {
 
     /// Reads the entries of `[keys]`; problems (a bad line, keys set twice under two
     /// spellings) are added to `problems` and their lines left out.
-    static func read(_ entries: [ConfigEntry], file: String, problems: inout [ConfigProblem]) -> [KeyBinding] {
+    static func read(_ entries: [ConfigEntry], file: String, problems: inout [ConfigProblem]) -> [KeyBinding]
+    {
         var bindings: [KeyBinding] = []
         var ids: [String: Int] = [:]
         for entry in entries {
@@ -92,7 +93,8 @@ public struct KeyBinding: Equatable, Sendable {
                 if count > 1 { binding.id += "-\(count)" }
                 bindings.append(binding)
             } catch {
-                problems.append(ConfigProblem(file: file, line: entry.line, message: "\(entry.key): \(error.message)"))
+                problems.append(
+                    ConfigProblem(file: file, line: entry.line, message: "\(entry.key): \(error.message)"))
             }
         }
         return bindings

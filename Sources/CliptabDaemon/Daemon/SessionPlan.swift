@@ -148,7 +148,8 @@ extension SessionPlan.KeyRoute {
                 + "\(command) in the desktop's settings (cliptab keys --print COMPOSITOR prints the lines of "
                 + "\(CompositorLines.compositors.joined(separator: ", ")))"
         case .globalShortcuts:
-            return "this desktop binds programs' keys through the GlobalShortcuts portal, which this cliptabd "
+            return
+                "this desktop binds programs' keys through the GlobalShortcuts portal, which this cliptabd "
                 + "does not use; bind the keys to \(command) in the desktop's settings"
         case .grab, .sway:
             return "the binder gave no answer for this key"

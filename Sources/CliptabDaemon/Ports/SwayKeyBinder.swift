@@ -43,7 +43,8 @@ public final class SwayKeyBinder: KeyBinder, PollSource {
         var states: [String: KeyBindingState] = [:]
         for request in requests {
             guard fd >= 0 else {
-                states[request.id] = .notBound(reason: "sway's IPC at \(socketPath) cannot be used: \(failure ?? "")")
+                states[request.id] = .notBound(
+                    reason: "sway's IPC at \(socketPath) cannot be used: \(failure ?? "")")
                 continue
             }
             let keys = Self.swayKeys(request.keys)
@@ -56,7 +57,8 @@ public final class SwayKeyBinder: KeyBinder, PollSource {
                 }
                 added.append(binding)
             }
-            states[request.id] = refusal.map { .notBound(reason: "sway refused \(request.keys): \($0)") } ?? .boundInSway
+            states[request.id] =
+                refusal.map { .notBound(reason: "sway refused \(request.keys): \($0)") } ?? .boundInSway
         }
         return states
     }
@@ -140,6 +142,7 @@ public final class SwayKeyBinder: KeyBinder, PollSource {
     private func command(_ text: String) -> String? { request(Self.runCommand, text) }
 
     /// Sends a request and waits (bounded) for its answer; nil when sway answered success.
+    ///
     /// Events read meanwhile are handled.
     private func request(_ type: UInt32, _ payload: String) -> String? {
         let body = Array(payload.utf8)

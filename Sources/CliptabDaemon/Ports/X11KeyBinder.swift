@@ -31,7 +31,8 @@ public final class X11KeyBinder: KeyBinder, PollSource {
         for request in requests {
             self.requests[request.id] = request
             guard let grabber else {
-                states[request.id] = .notBound(reason: "no connection to the X display: \(connectError ?? "")")
+                states[request.id] = .notBound(
+                    reason: "no connection to the X display: \(connectError ?? "")")
                 continue
             }
             let chord: KeyChord
@@ -56,7 +57,8 @@ public final class X11KeyBinder: KeyBinder, PollSource {
                 states[request.id] = .grabbed
             case .unmapped:
                 states[request.id] = .notBound(
-                    reason: "no key of the keyboard of X display \(grabber.displayName) makes \(request.keys)")
+                    reason: "no key of the keyboard of X display \(grabber.displayName) makes \(request.keys)"
+                )
             case .heldByAnotherClient:
                 states[request.id] = .notBound(
                     reason: "another program (the window manager or a hotkey daemon) holds \(request.keys) "

@@ -63,7 +63,9 @@ public final class MenuLauncher: PollSource {
         let now = clock()
         noticeEnd(now: now)
         if running != nil {
-            Log.line("cliptab \(arguments.first ?? ""): one opened before is still open; not opening another", level: .debug)
+            Log.line(
+                "cliptab \(arguments.first ?? ""): one opened before is still open; not opening another",
+                level: .debug)
             return
         }
         if let closedAt, now < closedAt + Self.reopenPauseMilliseconds {

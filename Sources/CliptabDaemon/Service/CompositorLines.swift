@@ -8,7 +8,9 @@ public enum CompositorLines {
     public static let compositors = ["i3", "sway", "niri", "river", "labwc", "wayfire", "hyprland"]
 
     /// The line binding `binding` in `compositor`'s configuration, or nil for an unknown
-    /// compositor. A paste is bound to the keys' release where the compositor can.
+    /// compositor.
+    ///
+    /// A paste is bound to the keys' release where the compositor can.
     public static func line(for binding: KeyBinding, compositor: String) -> String? {
         let modifiers = binding.modifiers
         let key = binding.keyName
@@ -24,13 +26,18 @@ public enum CompositorLines {
             let spawn = (["cliptab"] + binding.action.commandArguments).map { "\"\(escaped($0))\"" }
             return "\(chord) { spawn \(spawn.joined(separator: " ")); }"
         case "river":
-            let chord = modifiers.isEmpty ? "None" : names { $0 == .ctrl ? "Control" : $0.rawValue }.joined(separator: "+")
-            return "riverctl map\(release ? " -release" : "") normal \(chord) \(key) spawn \(shellWord(command))"
+            let chord =
+                modifiers.isEmpty
+                ? "None" : names { $0 == .ctrl ? "Control" : $0.rawValue }.joined(separator: "+")
+            return
+                "riverctl map\(release ? " -release" : "") normal \(chord) \(key) spawn \(shellWord(command))"
         case "labwc":
             let chord = (names(labwcModifier) + [key]).joined(separator: "-")
-            return "<keybind key=\"\(xml(chord))\"><action name=\"Execute\" command=\"\(xml(command))\"/></keybind>"
+            return
+                "<keybind key=\"\(xml(chord))\"><action name=\"Execute\" command=\"\(xml(command))\"/></keybind>"
         case "wayfire":
-            let chord = (names { "<\($0.rawValue.lowercased())>" } + ["KEY_\(key.uppercased())"]).joined(separator: " ")
+            let chord = (names { "<\($0.rawValue.lowercased())>" } + ["KEY_\(key.uppercased())"]).joined(
+                separator: " ")
             return "binding_cliptab_\(binding.id) = \(chord)\ncommand_cliptab_\(binding.id) = \(command)"
         case "hyprland":
             let chord = names { $0 == .superKey ? "SUPER" : $0.rawValue.uppercased() }.joined(separator: " ")
@@ -60,10 +67,12 @@ public enum CompositorLines {
 
     /// `word` as one word of `sh`: as it is when it needs no quotes, else in single quotes.
     static func shellWord(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                || "-_.:/@%+=,".unicodeScalars.contains($0)
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                    || "-_.:/@%+=,".unicodeScalars.contains($0)
+            }
         return plain ? word : "'" + word.replacing("'", with: "'\\''") + "'"
     }
 

@@ -46,7 +46,8 @@ public final class KeyService {
         if let binder {
             if bindings.isEmpty { binder.unbindAll() } else { states = binder.bind(bindings.map(\.request)) }
         } else {
-            states = Dictionary(uniqueKeysWithValues: bindings.map { ($0.id, .notBound(reason: unboundReason($0))) })
+            states = Dictionary(
+                uniqueKeysWithValues: bindings.map { ($0.id, .notBound(reason: unboundReason($0))) })
         }
         board.entries = bindings.map { binding in
             BoundKeys.Entry(
@@ -93,7 +94,9 @@ public final class KeyService {
                 ) { result in
                     switch result {
                     case .success(let outcome) where !outcome.delivered:
-                        Log.line("key \(binding.keys) (\(binding.action.text)): \(outcome.reason)", level: .warning)
+                        Log.line(
+                            "key \(binding.keys) (\(binding.action.text)): \(outcome.reason)", level: .warning
+                        )
                     case .failure(let error): Self.log(binding, error)
                     case .success: break
                     }

@@ -51,7 +51,8 @@ struct KeysCommand: CLICommand {
         if context.options.json {
             let entries = bindings.map { binding in
                 JSON.object([
-                    ("keys", .string(binding.keys)), ("action", .string(binding.action)), ("id", .string(binding.id)),
+                    ("keys", .string(binding.keys)), ("action", .string(binding.action)),
+                    ("id", .string(binding.id)),
                     ("state", .string(binding.state)), ("detail", .string(binding.detail)),
                 ])
             }
