@@ -53,6 +53,38 @@ struct KeyBindingX11Tests {
         try waitFor("the copy of Super+Alt+1") { try desk.clipboard() == Self.cell }
     }
 
+    /// Under a window manager (openbox), Super+Alt+I pastes into a Tk entry once the keys
+    /// are released, and its Ctrl+V sees neither Alt (Mod1) nor Super (Mod4).
+    @Test func pasteIntoTkWithNoModifierHeld() throws {
+        let desk = try Self.desk()
+        _ = try desk.start("openbox", [])
+        try waitFor("openbox to manage the screen", milliseconds: 20_000) {
+            try desk.run("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]).outputText.contains("window id")
+        }
+        let field = try TextFieldProgram.tk(
+            on: desk,
+            onPaste: """
+                held = 'held' if event.state & (0x08 | 0x40) else 'clean'
+                e.insert('end', r.clipboard_get() + '|' + held)
+                """)
+        // The window manager's focus, on the client window (`wm_frame` is openbox's frame).
+        let activate = try desk.run(
+            "xdotool", ["search", "--sync", "--onlyvisible", "--class", "PasteTarget", "windowactivate", "--sync"])
+        #expect(activate.termination == .exited(0), "\(activate.errorText)")
+        try desk.ownClipboardElsewhere(Array("before".utf8))
+        // Held down, the keys paste nothing yet: Super+Alt+1, pressed meanwhile, copies, and
+        // by then the daemon has handled the press of Super+Alt+I before it.
+        #expect(try desk.run("xdotool", ["keydown", "super+alt+i"]).termination == .exited(0))
+        _ = try desk.run("xdotool", ["key", "super+alt+1"])
+        try waitFor("the copy of Super+Alt+1") { try desk.clipboard() == Self.cell }
+        #expect(field.text == "", "the paste did not wait for the keys' release")
+        let release = try desk.run("xdotool", ["keyup", "i", "alt", "super"])
+        #expect(release.termination == .exited(0), "\(release.errorText)")
+        #expect(
+            field.waitForText(Self.cell + "|clean"),
+            "the entry holds \(field.text.debugDescription): \(desk.log)")
+    }
+
     /// A key another client grabbed first is reported not bound, naming what to do.
     ///
     /// The other keys are grabbed all the same. A reload binds the file's new keys and gives the
