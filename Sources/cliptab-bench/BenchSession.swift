@@ -43,6 +43,7 @@ final class BenchSession {
     }
 
     /// Starts everything; `withDisplay` adds an Xvfb that the daemon and clients use.
+    ///
     /// `config` is the text of the daemon's cliptab.conf, if any.
     init(name: String, withDisplay: Bool = false, daemonArguments: [String] = [], config: String? = nil)
         throws

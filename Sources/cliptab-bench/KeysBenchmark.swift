@@ -32,11 +32,12 @@ enum KeysBenchmark {
         let entry = try TkEntry(session: session)
         let environment = session.environment
 
-        let ours = [xdotool, "key", "super+alt+i"]
+        // No delay after the keys: xdotool's 12 ms sleep would be timed on both sides.
+        let ours = [xdotool, "key", "--delay", "0", "super+alt+i"]
         // Super+Alt+U is bound to nothing: the entry ignores it (Alt held), as a window
         // manager would take it; then the command its binding would start.
         let perPress = [
-            "/bin/sh", "-c", "\"$1\" key super+alt+u && exec \"$2\" copy T 0:0 --paste", "sh", xdotool,
+            "/bin/sh", "-c", "\"$1\" key --delay 0 super+alt+u && exec \"$2\" copy T 0:0 --paste", "sh", xdotool,
             cliptab,
         ]
         for command in [ours, perPress] {

@@ -69,7 +69,8 @@ struct KeyBindingX11Tests {
                 """)
         // The window manager's focus, on the client window (`wm_frame` is openbox's frame).
         let activate = try desk.run(
-            "xdotool", ["search", "--sync", "--onlyvisible", "--class", "PasteTarget", "windowactivate", "--sync"])
+            "xdotool",
+            ["search", "--sync", "--onlyvisible", "--class", "PasteTarget", "windowactivate", "--sync"])
         #expect(activate.termination == .exited(0), "\(activate.errorText)")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         // Held down, the keys paste nothing yet: Super+Alt+1, pressed meanwhile, copies, and
