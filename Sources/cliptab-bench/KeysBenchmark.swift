@@ -37,7 +37,8 @@ enum KeysBenchmark {
         // Super+Alt+U is bound to nothing: the entry ignores it (Alt held), as a window
         // manager would take it; then the command its binding would start.
         let perPress = [
-            "/bin/sh", "-c", "\"$1\" key --delay 0 super+alt+u && exec \"$2\" copy T 0:0 --paste", "sh", xdotool,
+            "/bin/sh", "-c", "\"$1\" key --delay 0 super+alt+u && exec \"$2\" copy T 0:0 --paste", "sh",
+            xdotool,
             cliptab,
         ]
         for command in [ours, perPress] {
