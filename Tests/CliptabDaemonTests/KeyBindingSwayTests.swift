@@ -20,7 +20,7 @@ struct KeyBindingSwayTests {
         let sway = try HeadlessSway()
         let socket = try sway.ipcSocketPath()
         let daemon = try DaemonProcess(
-            config: "[keys]\nSuper+Alt+1 = copy t 0:0\n",
+            config: "[keys]\nSuper+Alt+1 = copy t 0:0\nSuper+Alt+3 = paste t 0:0\n",
             environment: ["WAYLAND_DISPLAY": sway.socketPath, "SWAYSOCK": socket],
             homePrefix: "cliptab-sway-keys")
         defer { daemon.stop() }
@@ -28,7 +28,7 @@ struct KeyBindingSwayTests {
         try daemon.call("InsertRow", [s("t"), i(0), i(0), s("from sway's key")])
         let client = CliptabClient(
             connection: try daemon.connect(), timeoutMilliseconds: 10_000, sharedDeadline: false)
-        #expect(try client.keyBindings().map(\.state) == ["bound-in-sway"], "\(daemon.log)")
+        #expect(try client.keyBindings().map(\.state) == ["bound-in-sway", "bound-in-sway"], "\(daemon.log)")
 
         // A virtual keyboard with a full keymap stands in for the person's.
         let connection = try WaylandSelectionService.connect(display: sway.socketPath)
@@ -39,6 +39,11 @@ struct KeyBindingSwayTests {
             let paste = try sway.paste()
             return paste.termination == .exited(0) && paste.outputText == "from sway's key"
         }
+
+        // The paste runs at the release binding: with no window focused it says so.
+        try keyboard.type(0x33, modifierKeysyms: [Self.superKey, Self.altKey])
+        connection.processEvents(now: MonotonicClock.milliseconds())
+        try waitFor("the paste of Super+Alt+3") { daemon.log.contains("key Super+Alt+3 (paste t 0:0): ") }
 
         try daemon.rewriteConfig("[keys]\nSuper+Alt+2 = copy t 0:0\n")
         #expect(try daemon.reload() == [])
