@@ -15,7 +15,7 @@ struct KeyBindingSwayTests {
     static let altKey: UInt32 = 0xffe9
 
     /// Super+Alt+1 copies in the daemon when sway runs its binding; after a reload to other
-    /// keys sway no longer has cliptabd's bindings of the old ones.
+    /// keys sway no longer has cliptabd's bindings of the old ones, and after the exit none.
     @Test func bindingsAddedPressedAndRemovedAtReload() throws {
         let sway = try HeadlessSway()
         let socket = try sway.ipcSocketPath()
@@ -55,5 +55,11 @@ struct KeyBindingSwayTests {
         let current = try sway.run(
             "swaymsg", ["--", "unbindsym", "--no-repeat", "Mod4+Mod1+2"], environment: ["SWAYSOCK": socket])
         #expect(current.termination == .exited(0), "\(current.outputText) \(current.errorText)")
+
+        // At exit cliptabd removes the rest: the release binding of Super+Alt+2 is gone.
+        daemon.stop()
+        let atExit = try sway.run(
+            "swaymsg", ["--", "unbindsym", "--release", "Mod4+Mod1+2"], environment: ["SWAYSOCK": socket])
+        #expect(atExit.termination != .exited(0), "\(atExit.outputText)")
     }
 }
