@@ -183,7 +183,7 @@ public final class SelectionService {
             if change.window == window { _ = reader.propertyChanged(change) }
         case .windowDestroyed(let destroyed):
             writer.windowDestroyed(destroyed)
-        case .other:
+        case .key, .other:
             break
         }
     }

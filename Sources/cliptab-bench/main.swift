@@ -25,6 +25,7 @@ let suites: [String: () throws -> Void] = [
     "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
+    "keys": KeysBenchmark.run,
     "paste-wayland": WaylandPasteBenchmark.run,
     "menu-wayland": WaylandMenuBenchmark.run,
     "pick-wayland": WaylandPickBenchmark.run,

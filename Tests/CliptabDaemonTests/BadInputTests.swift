@@ -55,6 +55,7 @@ struct BadInputTests {
         "StartSequence": [s("t"), i(0), i(0), .dictionary(keySignature: "s", valueSignature: "v", [])],
         "StopSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
         "GetSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "KeyBindings": [.dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -19,6 +19,8 @@ public final class Configurator {
     public let overrides: ConfigurationOverrides
     /// The settings in force.
     public private(set) var current = DaemonConfiguration()
+    /// True when the last reload found problems in the file and applied nothing.
+    public private(set) var lastReloadRefused = false
     private let environment: (String) -> String?
 
     /// Makes a configurator for the file at `path`.
@@ -114,6 +116,7 @@ public final class Configurator {
     /// waiting for the next start. Empty means everything in the file is in force.
     public func reload(tables: TableService, clipboard: inout ClipboardSettings) -> [String] {
         let parsed = read()
+        lastReloadRefused = !parsed.problems.isEmpty
         guard parsed.problems.isEmpty else { return parsed.problems.map(\.description) }
         var next = parsed.configuration
         var problems: [String] = []

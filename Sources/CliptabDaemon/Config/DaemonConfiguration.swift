@@ -30,6 +30,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var search = SearchSettings()
     /// How long a sequence left alone runs, in milliseconds (`[sequence] idle_ms`).
     public var sequenceIdleMilliseconds = ClipboardSettings().sequenceIdleMilliseconds
+    /// The keys cliptabd binds itself (`[keys]`), in file order.
+    public var keys: [KeyBinding] = []
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -46,7 +48,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 sections.append((key.section, [key.rawValue]))
             }
         }
-        return sections + [("menu", menuKeys), ("table", TableKey.allCases.map(\.rawValue))]
+        // `[keys]` takes chords as keys, not names: it lists none.
+        return sections + [("menu", menuKeys), ("keys", []), ("table", TableKey.allCases.map(\.rawValue))]
     }()
 
     /// The keys of `[menu]`: cliptab-menu reads and judges them; the daemon only checks that
@@ -76,6 +79,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
         parts.append(focusPaste.summary)
         parts.append(search.summary)
         parts.append("idle_ms=\(sequenceIdleMilliseconds)")
+        parts.append(
+            "keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -16,8 +16,12 @@ public final class ConfiguredService {
     /// then makes the clipboard with the settings it names, and the service over both.
     ///
     /// Throws the tables of the file that the store refused to set up.
+    ///
+    /// `keys` is where the key service keeps the bindings' states for the bus;
+    /// `keysChanged` gets the bindings of `[keys]` after each reload that applied the file.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
+        keys: BoundKeys = BoundKeys(), keysChanged: @escaping ([KeyBinding]) -> Void = { _ in },
         makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
@@ -27,8 +31,13 @@ public final class ConfiguredService {
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
         service = ClipboardService(
-            tables: tables, clipboard: clipboard,
-            reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
+            tables: tables, clipboard: clipboard, keys: keys,
+            reload: {
+                let problems = Self.reload(configurator, tables: tables, clipboard: clipboard)
+                // A file with problems changed nothing, its keys included.
+                if !configurator.lastReloadRefused { keysChanged(configurator.current.keys) }
+                return problems
+            })
     }
 
     /// Reads the file again and applies it; logs the outcome once and returns the problems

@@ -21,14 +21,21 @@ public final class ClipboardService {
     public let templateCache = TemplateCache()
     /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
     let clock: () -> Int64 = LocalZone.now
+    /// The keys of `[keys]` and what became of each (`KeyBindings`).
+    public let keys: BoundKeys
     /// Re-reads the configuration file into the tables and the clipboard.
     private let reloadConfiguration: () -> [String]
 
     /// Makes the service over `tables` and `clipboard` (each announcing its changes as it
-    /// was made to); `reload` re-reads the configuration file for `reload()`.
-    public init(tables: TableService, clipboard: ClipboardPolicy, reload: @escaping () -> [String]) {
+    /// was made to); `reload` re-reads the configuration file for `reload()`; `keys` holds the
+    /// bindings' states the key service leaves there.
+    public init(
+        tables: TableService, clipboard: ClipboardPolicy, keys: BoundKeys = BoundKeys(),
+        reload: @escaping () -> [String]
+    ) {
         self.tables = tables
         self.clipboard = clipboard
+        self.keys = keys
         reloadConfiguration = reload
     }
 

@@ -12,7 +12,7 @@ enum CommandList {
             CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
             ImportCommand.self, ApplyCommand.self, EditCommand.self, WatchCommand.self, StatusCommand.self,
             ReloadCommand.self, MenuCommand.self,
-            PickCommand.self, NameCommand.self, SequenceCommand.self,
+            PickCommand.self, NameCommand.self, SequenceCommand.self, KeysCommand.self,
             HelpCommand.self, CompletionCommand.self,
         ]
     }
@@ -56,6 +56,7 @@ enum CommandList {
         case "pick": return PickCommand.self
         case "name": return NameCommand.self
         case "sequence": return SequenceCommand.self
+        case "keys": return KeysCommand.self
         case "help": return HelpCommand.self
         case "completion": return CompletionCommand.self
         default: return nil
