@@ -50,6 +50,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case activate
     /// `[search] max_results`: the most results one desktop search returns.
     case maxResults = "max_results"
+    /// `[tables] dir`: the folder of linked tables' files (at the start only).
+    case tablesDirectory = "dir"
 
     /// The section the key belongs in.
     public var section: String {
@@ -63,6 +65,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             "paste_to_focus"
         case .notify: "cli"
         case .activate, .maxResults: "search"
+        case .tablesDirectory: "tables"
         }
     }
 
@@ -70,7 +73,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// running value.
     public var needsRestart: Bool {
         switch self {
-        case .dataDirectory, .durability, .backend: true
+        case .dataDirectory, .durability, .backend, .tablesDirectory: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
             .terminalKey, .terminals, .repressModifiers, .notify, .activate, .maxResults:
@@ -97,7 +100,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // GNOME Shell shows a handful per provider, KRunner a screenful: a thousand is plenty.
         case .maxResults: (1...1_000, "results")
         case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
-            .terminals, .repressModifiers, .notify, .activate:
+            .terminals, .repressModifiers, .notify, .activate, .tablesDirectory:
             nil
         }
     }
@@ -129,6 +132,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .notify: configuration.cliNotify = try Self.notify(value)
         case .activate: configuration.search.activate = try SearchSettings.activation(value)
         case .maxResults: configuration.search.maxResults = try number(value)
+        case .tablesDirectory:
+            configuration.tablesDirectory = try Self.directory(value, environment: environment)
         }
     }
 

@@ -28,6 +28,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var focusPaste = FocusPasteSettings()
     /// How the desktop's search offers rows (`[search]`).
     public var search = SearchSettings()
+    /// The folder of linked tables' files (`[tables] dir`), or nil for the default
+    /// (`$XDG_CONFIG_HOME/cliptab/tables`).
+    public var tablesDirectory: String?
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -73,6 +76,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ]
         parts.append(focusPaste.summary)
         parts.append(search.summary)
+        parts.append("dir=\(tablesDirectory ?? "(default)")")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -15,10 +15,11 @@ public final class ConfiguredService {
     /// Puts `configuration` (what `configurator.start()` returned) in force over `tables`,
     /// then makes the clipboard with the settings it names, and the service over both.
     ///
-    /// Throws the tables of the file that the store refused to set up.
+    /// Throws the tables of the file that the store refused to set up. `links` are the
+    /// tables linked to files, whose problems `Reload` reports too.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
-        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
+        links: LinkedTables? = nil, makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()
@@ -27,7 +28,7 @@ public final class ConfiguredService {
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
         service = ClipboardService(
-            tables: tables, clipboard: clipboard,
+            tables: tables, clipboard: clipboard, links: links,
             reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
     }
 

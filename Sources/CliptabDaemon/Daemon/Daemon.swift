@@ -139,11 +139,14 @@ public final class Daemon {
         self.bus = bus
         let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
+        let links = LinkedTables(
+            folder: tablesFolder(configuration), codec: TableFileCodec(),
+            statePath: (try? configurator.dataDirectory(of: configuration)).map { $0 + "/linked-tables" })
         let tables = TableService(
-            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(),
+            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(), mirror: links,
             announce: publisher.announce(_:catalog:))
         let configured = try ConfiguredService(
-            configurator: configurator, configuration: configuration, tables: tables
+            configurator: configurator, configuration: configuration, tables: tables, links: links
         ) { settings in
             let plan = SessionPlan(environment: environment, choice: configuration.backend)
             let clipboard = makeClipboard(
@@ -159,6 +162,9 @@ public final class Daemon {
         try watchCallers(on: bus, clipboard: service.clipboard)
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
+        // The files lead: the tables equal them before any client can call.
+        let follower = LinkedTableFollower(tables: tables, links: links, watch: watchFolder())
+        follower.start()
         try ownName(on: bus)
         replacementClaim?.close()
         replacementClaim = nil
@@ -167,8 +173,27 @@ public final class Daemon {
         )
         return EventLoop(
             bus: bus, signals: signals,
-            sources: (clipboard.map { [$0 as PollSource] } ?? []) + [menuLauncher],
+            sources: (clipboard.map { [$0 as PollSource] } ?? []) + [menuLauncher, follower],
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
+    }
+
+    /// The folder of linked tables: `[tables] dir`, else `$XDG_CONFIG_HOME/cliptab/tables`.
+    private func tablesFolder(_ configuration: DaemonConfiguration) -> String {
+        if let directory = configuration.tablesDirectory { return directory }
+        let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return (config ?? (environment("HOME") ?? "") + "/.config") + "/cliptab/tables"
+    }
+
+    /// An inotify instance for the folder of linked tables; nil (the files are read at the
+    /// start only) when the system refuses one.
+    private func watchFolder() -> DirectoryWatch? {
+        do {
+            return try DirectoryWatch.make()
+        } catch {
+            Log.line(
+                "Failed to start inotify: \(error); linked files are read at the start only", level: .warning)
+            return nil
+        }
     }
 
     /// Takes the data directory's lock, then opens the store in it.
