@@ -52,6 +52,9 @@ struct BadInputTests {
             s("t"), s("/etc/passwd"), s("espanso"), .dictionary(keySignature: "s", valueSignature: "v", []),
         ],
         "ExportSnippets": [s("t"), s("espanso")],
+        "GetLinks": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "LinkTable": [s("t"), s(""), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "UnlinkTable": [s("t"), .dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -45,7 +45,9 @@ extension CliptabInterface {
             },
             .immediate("UnlinkTable", [arg("table", "s"), arg("options", "a{sv}")], []) { service, a in
                 _ = try CallOptions(a.values[1], known: [])
-                try linked(service).unlink(try a.string("table"))
+                let table = try a.string("table")
+                _ = try service.tables.record(of: table)
+                try linked(service).unlink(table)
                 return []
             },
         ]
