@@ -15,8 +15,11 @@ public struct SettleTimer: Sendable {
     /// A timer with nothing pending that settles after `delay` milliseconds.
     public init(delay: UInt64) { self.delay = delay }
 
-    /// Notes a change of `name` at `now`: it is due `delay` later (again, if it was pending).
-    public mutating func note(_ name: String, now: UInt64) { due[name] = now + delay }
+    /// Notes a change of `name` at `now`: it is due `delay` (or `after`) later (again, if it
+    /// was pending).
+    public mutating func note(_ name: String, now: UInt64, after: UInt64? = nil) {
+        due[name] = now + (after ?? delay)
+    }
 
     /// The earliest due time of a pending name, if any.
     public var nextDeadline: UInt64? { due.values.min() }

@@ -13,6 +13,7 @@ public protocol TableMirror: AnyObject {
     /// `dropped` says the table is dropped.
     func checkChange(to table: String, renamedTo: String?, dropped: Bool) throws
     /// Writes `table`'s copy as `document`; called before the store commits the change, so
-    /// a failure changes nothing.
-    func write(_ table: String, document: TableDocument) throws
+    /// a failure changes nothing. A table that is secret after the change (`isSecret`) must
+    /// get no copy.
+    func write(_ table: String, document: TableDocument, isSecret: Bool) throws
 }

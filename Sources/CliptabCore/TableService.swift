@@ -91,7 +91,7 @@ public final class TableService {
         after.apply(writes)
         for name in touched {
             guard let table = after.tables[name] else { continue }
-            try mirror.write(name, document: Self.document(of: table))
+            try mirror.write(name, document: Self.document(of: table), isSecret: table.record.isSecret)
         }
         return after
     }

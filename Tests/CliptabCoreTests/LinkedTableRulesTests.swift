@@ -48,6 +48,12 @@ import Testing
         timer.note("c.yaml", now: 2000)
         timer.note("d.yaml", now: 2000)
         #expect(timer.takeDue(now: 5000) == ["c.yaml", "d.yaml"])
+        // A longer wait for one name (a file gone, which an editor may be about to put back).
+        timer.note("gone.yaml", now: 6000, after: 1000)
+        timer.note("e.yaml", now: 6500)
+        #expect(timer.takeDue(now: 6600) == ["e.yaml"])
+        #expect(timer.takeDue(now: 6999).isEmpty && timer.nextDeadline == 7000)
+        #expect(timer.takeDue(now: 7000) == ["gone.yaml"])
     }
 
     /// The mirror is written before the store commits, with the table as the change leaves
@@ -106,7 +112,7 @@ private final class RecordingMirror: TableMirror {
         if let refusal { throw refusal }
     }
 
-    func write(_ table: String, document: TableDocument) throws {
+    func write(_ table: String, document: TableDocument, isSecret: Bool) throws {
         if let failure { throw failure }
         written.append((table, document))
     }

@@ -15,6 +15,10 @@ import Quoting
 public final class LinkedTableFollower: PollSource {
     /// How long a change must be quiet before it is read.
     public static let settleMilliseconds: UInt64 = 100
+    /// How long a linked file must stay missing before its table is dropped: an editor that
+    /// moves the file aside before writing the new one (vim with `backupcopy=no`) may take
+    /// longer than the settle time between the two.
+    public static let removalGraceMilliseconds: UInt64 = 1000
 
     private let tables: TableService
     private let links: LinkedTables
@@ -22,6 +26,12 @@ public final class LinkedTableFollower: PollSource {
     private var settle = SettleTimer(delay: settleMilliseconds)
     /// Symbolic links' targets (`directory/name`) by the folder entry that points there.
     private var targets: [String: String] = [:]
+    /// The files seen missing once, waiting for the grace time before their table is dropped.
+    private var missing: Set<String> = []
+    /// The time of the last `process`, for rescheduling.
+    private var now: UInt64 = 0
+    /// True while `start()` reads the folder: a file missing then is gone for good.
+    private var starting = false
     /// Conflict copies already logged.
     private var loggedConflicts: Set<String> = []
     /// Left-alone problems already logged, by file name.
@@ -38,6 +48,8 @@ public final class LinkedTableFollower: PollSource {
     /// Makes the folder if missing, removes temporary files a crash left, watches it, and
     /// applies every file; drops the tables whose files went while cliptabd was stopped.
     public func start() {
+        starting = true
+        defer { starting = false }
         do {
             try FileContents.makeDirectories(links.folder)
             try watch?.watch(links.folder)
@@ -64,6 +76,7 @@ public final class LinkedTableFollower: PollSource {
 
     /// Notes what changed, then reads the files whose changes have settled.
     public func process(now: UInt64) {
+        self.now = now
         if let watch {
             for event in watch.read() { note(event, now: now) }
         }
@@ -142,9 +155,16 @@ public final class LinkedTableFollower: PollSource {
         }
         guard signature != nil else {
             leaveAlone(fileName, nil)
-            drop(table, path: path)
+            if starting || missing.contains(fileName) {
+                missing.remove(fileName)
+                drop(table, path: path)
+            } else if links.links[table] != nil {
+                missing.insert(fileName)
+                settle.note(fileName, now: now, after: Self.removalGraceMilliseconds)
+            }
             return
         }
+        missing.remove(fileName)
         followTarget(of: fileName)
         if let record = try? tables.record(of: table), record.isSecret {
             links.forget(table)

@@ -108,8 +108,19 @@ public final class LinkedTables: TableMirror {
 
     /// Writes `document` to the table's file (temporary file, fsync, rename, fsync of the
     /// folder), after the file's leading comment lines.
-    public func write(_ table: String, document: TableDocument) throws {
+    public func write(_ table: String, document: TableDocument, isSecret: Bool) throws {
         guard var link = links[table] else { return }
+        if isSecret {
+            // Made secret in cliptab.conf while linked: its texts stay out of the folder.
+            links[table] = nil
+            leftAlone[LinkedFileName.fileName(of: table)] =
+                "not linked any more: table \(Quotation.quoted(table)) is secret (cliptab.conf), and a secret table's texts never sit in a folder in plain text"
+            saveIfChanged()
+            Log.line(
+                "\(link.path): table \(Quotation.quoted(table)) is secret; no longer linked, its file left as it is",
+                level: .warning)
+            return
+        }
         let bytes = Self.leadingComments(link.synced) + Array(try codec.encode(document).utf8)
         guard bytes != link.synced else { return }
         do {
