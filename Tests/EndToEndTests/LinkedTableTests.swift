@@ -245,6 +245,10 @@ import Testing
         let outside = machine.daemon.home.appending("dotfiles-other.yaml")
         #expect(try machine.cliptab("link", "other", outside).termination == .exited(0))
         #expect(FileContents.realPath(machine.file("other.yaml")) == FileContents.realPath(outside))
+        // Once a marker saved later is applied, the link's own creation has been read: the
+        // change below can reach the table only through the watch on the target's folder.
+        try Self.saveByRename(machine.file("marker.yaml"), "rows:\n  - m\n")
+        #expect(eventually(within: 20_000) { (try? Self.texts(machine, "marker")) == ["m"] })
         try Self.saveByRename(outside, "rows:\n  - through the link\n")
         #expect(eventually(within: 20_000) { (try? Self.texts(machine, "other")) == ["through the link"] })
 
