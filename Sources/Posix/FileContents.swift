@@ -45,12 +45,11 @@ public enum FileContents {
     ///
     /// A symbolic link at `path` is followed, so that the link stays and its target changes.
     /// The file's permissions are kept (`mode` for a new file). With `exclusive`, an existing
-    /// file is refused with `EEXIST`.
+    /// file is refused with `EEXIST`. Without `sync`, nothing is synced: a crash of the
+    /// program still leaves the old file or the new one, a power cut may not.
     public static func replace(
-        _ path: String, with bytes: [UInt8], mode: mode_t = 0o644, exclusive: Bool = false
-    )
-        throws
-    {
+        _ path: String, with bytes: [UInt8], mode: mode_t = 0o644, exclusive: Bool = false, sync: Bool = true
+    ) throws {
         var target = path
         var existing = stat()
         if lstat(path, &existing) == 0 {
@@ -82,7 +81,7 @@ public enum FileContents {
                 guard written > 0 else { throw SystemCallError.current("write \(temporary)") }
                 offset += written
             }
-            guard fsync(fd) == 0 else { throw SystemCallError.current("fsync \(temporary)") }
+            guard !sync || fsync(fd) == 0 else { throw SystemCallError.current("fsync \(temporary)") }
         }
         if exclusive {
             // link() fails where the name exists: no window in which another file is replaced.
@@ -92,6 +91,7 @@ public enum FileContents {
             guard rename(temporary, target) == 0 else { throw SystemCallError.current("rename to \(target)") }
         }
         renamed = true
+        guard sync else { return }
         let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryFD >= 0 else { throw SystemCallError.current("open \(directory)") }
         defer { close(directoryFD) }

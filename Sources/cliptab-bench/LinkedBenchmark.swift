@@ -96,5 +96,39 @@ enum LinkedBenchmark {
             ], widths)
         print("cliptab get after the saves: " + check.outputText.debugDescription)
         _ = session
+        // The same adds with `[store] durability = normal`: neither the store nor the file is
+        // synced, which shows what the syncs of the file cost.
+        let normal = try BenchSession(name: "linked-normal", daemonArguments: ["--durability", "normal"])
+        let normalClient = try BusConnection.connect(address: normal.address)
+        for table in ["plain", "linked"] {
+            try normal.call(
+                normalClient, "ImportTable",
+                [.string(table), .string("lines"), .string(data), .boolean(false)])
+        }
+        try normal.call(
+            normalClient, "LinkTable",
+            [.string("linked"), .string(""), .dictionary(keySignature: "s", valueSignature: "v", [])])
+        func addNormal(_ table: String, _ index: Int) throws {
+            let result = try ChildProcess.run(
+                cliptab, ["add", table, "added row \(index)"], environment: normal.environment)
+            guard result.termination == .exited(0) else {
+                throw BenchmarkFailure(message: "cliptab add \(table) failed: \(result.errorText)")
+            }
+        }
+        var normalIndex = 0
+        let (linkedNormal, plainNormal) = try Measure.paired(
+            pairs, baseline: { try addNormal("plain", normalIndex) }
+        ) { _ in
+            try addNormal("linked", normalIndex)
+            normalIndex += 1
+        }
+        Report.row(
+            [
+                "same, durability normal (p50)", "\(Report.number(linkedNormal / 1000)) ms",
+                "unlinked \(Report.number(plainNormal / 1000)) ms",
+                Report.number(linkedNormal / plainNormal, 2),
+                "", "",
+            ], widths)
+        _ = normal
     }
 }

@@ -102,6 +102,14 @@ import Testing
         #expect(eventually(within: 20_000) { (try? Self.texts(machine, "shell")) == .some(nil) })
         #expect(
             machine.daemon.log.contains("dropped table \"shell\" with its 1 rows"), "\(machine.daemon.log)")
+        // Removed while cliptabd was stopped (a git pull meanwhile): dropped at the start.
+        machine.daemon.kill(SIGTERM)
+        unlink(path)
+        try machine.daemon.start()
+        #expect(try Self.texts(machine, "snippets") == nil)
+        #expect(
+            machine.daemon.log.contains("dropped table \"snippets\" with its 4 rows"), "\(machine.daemon.log)"
+        )
     }
 
     /// A change made with cliptab is in the file when the command returns, the file's leading

@@ -141,7 +141,8 @@ public final class Daemon {
         self.publisher = publisher
         let links = LinkedTables(
             folder: tablesFolder(configuration), codec: TableFileCodec(),
-            statePath: (try? configurator.dataDirectory(of: configuration)).map { $0 + "/linked-tables" })
+            statePath: (try? configurator.dataDirectory(of: configuration)).map { $0 + "/linked-tables" },
+            syncsFiles: configuration.durability == .full)
         let tables = TableService(
             catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(), mirror: links,
             announce: publisher.announce(_:catalog:))

@@ -58,11 +58,15 @@ public final class LinkedTables: TableMirror {
     private let codec: TableDocumentCodec
     /// The state file (`linked-tables` in the data directory); nil keeps nothing.
     private let statePath: String?
+    /// Whether a file written is synced to disk before the reply (`[store] durability =
+    /// full`); `normal` trades the last changes on a power cut for speed, as the store does.
+    private let syncsFiles: Bool
 
     /// Links for the files of `folder`, reading and writing them with `codec`, the names
-    /// kept in `statePath`.
-    public init(folder: String, codec: TableDocumentCodec, statePath: String?) {
+    /// kept in `statePath`; `syncsFiles` syncs each file written (durability full).
+    public init(folder: String, codec: TableDocumentCodec, statePath: String?, syncsFiles: Bool = true) {
         self.folder = folder
+        self.syncsFiles = syncsFiles
         self.codec = codec
         self.statePath = statePath
         guard let statePath, let bytes = try? FileContents.read(statePath, limit: 1 << 20) else { return }
@@ -124,7 +128,7 @@ public final class LinkedTables: TableMirror {
         let bytes = Self.leadingComments(link.synced) + Array(try codec.encode(document).utf8)
         guard bytes != link.synced else { return }
         do {
-            try FileContents.replace(link.path, with: bytes)
+            try FileContents.replace(link.path, with: bytes, sync: syncsFiles)
         } catch {
             throw CliptabError(
                 .storageFailure,
