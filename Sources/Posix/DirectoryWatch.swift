@@ -23,6 +23,8 @@ public final class DirectoryWatch {
     public let fileDescriptor: Int32
     /// The watched directories by watch descriptor.
     private var directories: [Int32: String] = [:]
+    /// Where events are read: kept, since the loop asks for events on every turn.
+    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     // The events that say an entry was written, replaced, made or removed. IN_MODIFY too, so
     // that a long write in place (git) keeps the caller's settle time running.
@@ -63,7 +65,6 @@ public final class DirectoryWatch {
     /// The events queued now (none when nothing is pending); never blocks.
     public func read() -> [Event] {
         var events: [Event] = []
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
