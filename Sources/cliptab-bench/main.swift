@@ -33,6 +33,7 @@ let suites: [String: () throws -> Void] = [
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
     "table-file": TableFileBenchmark.run,
+    "linked": LinkedBenchmark.run,
     "template": TemplateBenchmark.run,
 ]
 let chosen = arguments.isEmpty ? ["store"] : arguments

@@ -56,6 +56,9 @@ struct BadInputTests {
         "StopSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
         "GetSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
         "KeyBindings": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "GetLinks": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "LinkTable": [s("t"), s(""), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "UnlinkTable": [s("t"), .dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -216,7 +216,7 @@ struct ConfigFileTests {
                 "c.conf:11: rows_per_table: expected a whole number of rows from 1 to 2147483647, found \"-5\"",
                 "c.conf:12: sections_per_table: expected a whole number of sections from 1 to 2147483647, found 99999999999999999999",
                 "c.conf:14: level: expected one of error, warning, info, debug, found \"verbose\"",
-                "c.conf:15: unknown section [logging] (known: [clipboard], [store], [limits], [log], [paste_to_focus], [cli], [search], [sequence], [menu], [keys], [table \"NAME\"])",
+                "c.conf:15: unknown section [logging] (known: [clipboard], [store], [limits], [log], [paste_to_focus], [cli], [search], [sequence], [tables], [menu], [keys], [table \"NAME\"])",
                 "c.conf:17: [table \"a/b\"]: table name \"a/b\" contains \"/\", which is not allowed",
                 "c.conf:20: actions: expected action names from \"copy cut paste delete move edit insert\", or all, or none, found \"launch\"",
                 "c.conf:21: secret: expected true or false, found \"maybe\"",

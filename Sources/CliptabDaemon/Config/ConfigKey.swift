@@ -55,6 +55,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case maxResults = "max_results"
     /// `[sequence] idle_ms`: how long a sequence left alone runs before it ends.
     case sequenceIdleMilliseconds = "idle_ms"
+    /// `[tables] dir`: the folder of linked tables' files (at the start only).
+    case tablesDirectory = "dir"
 
     /// The section the key belongs in.
     public var section: String {
@@ -69,6 +71,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .notify: "cli"
         case .activate, .maxResults: "search"
         case .sequenceIdleMilliseconds: "sequence"
+        case .tablesDirectory: "tables"
         }
     }
 
@@ -76,7 +79,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// running value.
     public var needsRestart: Bool {
         switch self {
-        case .dataDirectory, .durability, .backend: true
+        case .dataDirectory, .durability, .backend, .tablesDirectory: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
             .terminalKey, .terminals, .repressModifiers, .portalIdleMilliseconds, .notify, .activate,
@@ -108,7 +111,7 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         // A day, as secret_clear_ms: a sequence forgotten for longer is not one in use.
         case .sequenceIdleMilliseconds: (1...86_400_000, "milliseconds")
         case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
-            .terminals, .repressModifiers, .notify, .activate:
+            .terminals, .repressModifiers, .notify, .activate, .tablesDirectory:
             nil
         }
     }
@@ -142,6 +145,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .activate: configuration.search.activate = try SearchSettings.activation(value)
         case .maxResults: configuration.search.maxResults = try number(value)
         case .sequenceIdleMilliseconds: configuration.sequenceIdleMilliseconds = try number(value)
+        case .tablesDirectory:
+            configuration.tablesDirectory = try Self.directory(value, environment: environment)
         }
     }
 

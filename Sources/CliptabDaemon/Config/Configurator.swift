@@ -139,7 +139,16 @@ public final class Configurator {
             )
             problems.append(problem.description)
         }
+        if next.tablesDirectory != current.tablesDirectory {
+            let problem = ConfigProblem(
+                file: file, line: parsed.lines["tables.dir"] ?? 0,
+                message:
+                    "dir changes take effect at the next start; linked tables stay in \(current.tablesDirectory ?? "the default folder") until then"
+            )
+            problems.append(problem.description)
+        }
         next.dataDirectory = current.dataDirectory
+        next.tablesDirectory = current.tablesDirectory
         next.durability = current.durability
         problems += Self.applyTables(next, to: tables)
         Self.applySettings(next, to: tables, clipboard: &clipboard)

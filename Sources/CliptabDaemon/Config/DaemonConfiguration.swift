@@ -32,6 +32,9 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var sequenceIdleMilliseconds = ClipboardSettings().sequenceIdleMilliseconds
     /// The keys cliptabd binds itself (`[keys]`), in file order.
     public var keys: [KeyBinding] = []
+    /// The folder of linked tables' files (`[tables] dir`), or nil for the default
+    /// (`$XDG_CONFIG_HOME/cliptab/tables`).
+    public var tablesDirectory: String?
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -81,6 +84,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
         parts.append("idle_ms=\(sequenceIdleMilliseconds)")
         parts.append(
             "keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
+        parts.append("dir=\(tablesDirectory ?? "(default)")")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -19,10 +19,11 @@ public final class ConfiguredService {
     ///
     /// `keys` is where the key service keeps the bindings' states for the bus;
     /// `keysChanged` gets the bindings of `[keys]` after each reload that applied the file.
+    /// `links` are the tables linked to files, whose problems `Reload` reports too.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
         keys: BoundKeys = BoundKeys(), keysChanged: @escaping ([KeyBinding]) -> Void = { _ in },
-        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
+        links: LinkedTables? = nil, makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()
@@ -31,7 +32,7 @@ public final class ConfiguredService {
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
         service = ClipboardService(
-            tables: tables, clipboard: clipboard, keys: keys,
+            tables: tables, clipboard: clipboard, keys: keys, links: links,
             reload: {
                 let problems = Self.reload(configurator, tables: tables, clipboard: clipboard)
                 // A file with problems changed nothing, its keys included.

@@ -149,13 +149,17 @@ public final class Daemon {
         self.bus = bus
         let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
+        let links = LinkedTables(
+            folder: tablesFolder(configuration), codec: TableFileCodec(),
+            statePath: (try? configurator.dataDirectory(of: configuration)).map { $0 + "/linked-tables" },
+            syncsFiles: configuration.durability == .full)
         let tables = TableService(
-            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(),
+            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(), mirror: links,
             announce: publisher.announce(_:catalog:))
         let board = BoundKeys()
         let configured = try ConfiguredService(
             configurator: configurator, configuration: configuration, tables: tables, keys: board,
-            keysChanged: { [unowned self] keys in logUnbound(keyService?.apply(keys) ?? []) }
+            keysChanged: { [unowned self] keys in logUnbound(keyService?.apply(keys) ?? []) }, links: links
         ) { settings in
             let plan = SessionPlan(environment: environment, choice: configuration.backend)
             let clipboard = makeClipboard(
@@ -172,6 +176,9 @@ public final class Daemon {
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
         let keySource = startKeys(configuration, service: service, board: board)
+        // The files lead: the tables equal them before any client can call.
+        let follower = LinkedTableFollower(tables: tables, links: links, watch: watchFolder())
+        follower.start()
         try ownName(on: bus)
         replacementClaim?.close()
         replacementClaim = nil
@@ -182,7 +189,7 @@ public final class Daemon {
             bus: bus, signals: signals,
             sources: (clipboard.map { [$0 as PollSource] } ?? [])
                 + (remoteDesktop.map { [$0 as PollSource] } ?? [])
-                + [menuLauncher, keyLauncher] + (keySource.map { [$0] } ?? []),
+                + [menuLauncher, keyLauncher, follower] + (keySource.map { [$0] } ?? []),
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
@@ -229,6 +236,25 @@ public final class Daemon {
     /// Logs the keys that could not be bound, each once.
     private func logUnbound(_ lines: [String]) {
         for line in lines { Log.line(line, level: .warning) }
+    }
+
+    /// The folder of linked tables: `[tables] dir`, else `$XDG_CONFIG_HOME/cliptab/tables`.
+    private func tablesFolder(_ configuration: DaemonConfiguration) -> String {
+        if let directory = configuration.tablesDirectory { return directory }
+        let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return (config ?? (environment("HOME") ?? "") + "/.config") + "/cliptab/tables"
+    }
+
+    /// An inotify instance for the folder of linked tables; nil (the files are read at the
+    /// start only) when the system refuses one.
+    private func watchFolder() -> DirectoryWatch? {
+        do {
+            return try DirectoryWatch.make()
+        } catch {
+            Log.line(
+                "Failed to start inotify: \(error); linked files are read at the start only", level: .warning)
+            return nil
+        }
     }
 
     /// Takes the data directory's lock, then opens the store in it.

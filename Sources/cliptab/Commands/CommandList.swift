@@ -10,7 +10,8 @@ enum CommandList {
             RemoveWhereCommand.self, MoveCommand.self, SectionAddCommand.self, SectionRemoveCommand.self,
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
             CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
-            ImportCommand.self, ApplyCommand.self, EditCommand.self, WatchCommand.self, StatusCommand.self,
+            ImportCommand.self, ApplyCommand.self, EditCommand.self, LinkCommand.self, UnlinkCommand.self,
+            WatchCommand.self, StatusCommand.self,
             ReloadCommand.self, MenuCommand.self,
             PickCommand.self, NameCommand.self, SequenceCommand.self, KeysCommand.self,
             HelpCommand.self, CompletionCommand.self,
@@ -49,6 +50,8 @@ enum CommandList {
         case "import": return ImportCommand.self
         case "apply": return ApplyCommand.self
         case "edit": return EditCommand.self
+        case "link": return LinkCommand.self
+        case "unlink": return UnlinkCommand.self
         case "watch": return WatchCommand.self
         case "status": return StatusCommand.self
         case "reload": return ReloadCommand.self

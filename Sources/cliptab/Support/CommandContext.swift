@@ -77,6 +77,17 @@ final class CommandContext {
         }
     }
 
+    /// Runs `body` with the daemon's typed client; its failure is thrown as the CLI says it.
+    @discardableResult
+    func typed<T>(_ body: (CliptabClient) throws(ClientFailure) -> T) throws -> T {
+        let client = try daemon()
+        do throws(ClientFailure) {
+            return try body(client)
+        } catch {
+            throw CLIFailure(error)
+        }
+    }
+
     /// Sends all of `calls` before waiting for their replies (one round trip for all);
     /// each call's reply undecoded or its failure, as the CLI says it, in order.
     func replyMessages(_ calls: [(member: String, arguments: [BusValue])]) throws
