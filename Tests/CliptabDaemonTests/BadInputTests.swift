@@ -52,6 +52,7 @@ struct BadInputTests {
             s("t"), s("/etc/passwd"), s("espanso"), .dictionary(keySignature: "s", valueSignature: "v", []),
         ],
         "ExportSnippets": [s("t"), s("espanso")],
+        "FillToFocus": [s("t"), i(0), i(0), .dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

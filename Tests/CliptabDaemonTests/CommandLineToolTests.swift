@@ -203,11 +203,13 @@ struct CommandLineToolTests {
     @Test func theScriptCallsEveryMethod() throws {
         let declared = Set(try declaredMethods().map(\.name))
         #expect(declared.count >= 37)
-        // ApplyTable's, EditCell's and ImportSnippets' a{sv} options cannot be written with
-        // dbus-send (no variant inside a container); the end-to-end tests of `cliptab apply`,
-        // `edit` and `import --from` call them.
+        // ApplyTable's, EditCell's, ImportSnippets' and FillToFocus' a{sv} options cannot be
+        // written with dbus-send (no variant inside a container); the end-to-end tests of
+        // `cliptab apply`, `edit`, `import --from` and `fill` call them.
         #expect(
-            declared.subtracting(Self.script.map(\.0)) == ["ApplyTable", "EditCell", "ImportSnippets"])
+            declared.subtracting(Self.script.map(\.0)) == [
+                "ApplyTable", "EditCell", "ImportSnippets", "FillToFocus",
+            ])
     }
 
     /// Runs the script through `tool`, comparing printed replies and error names.

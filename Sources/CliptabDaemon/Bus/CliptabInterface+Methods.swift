@@ -381,7 +381,7 @@ extension CliptabInterface {
                 return []
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
-        ] + templateMethods + documentMethods + importMethods
+        ] + templateMethods + documentMethods + importMethods + fillMethods
     }
 
     /// The most characters of each text `GetRowPreviews` sends.
