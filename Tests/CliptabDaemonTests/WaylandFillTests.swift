@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// `FillToFocus` on a headless sway: the rows through cliptabd's virtual keyboard (a full
-/// keymap) into a GTK 3 form on Wayland, Tab and Return between them, while a clipboard
+/// keymap) into a GTK 3 form on Wayland, Tab, Return or nothing between them, while a clipboard
 /// manager reads every selection; the clipboard held before is back after.
 @Suite(.serialized)
 struct WaylandFillTests {
@@ -63,6 +63,22 @@ struct WaylandFillTests {
         let afterEnter = Self.waitForForm(enteredOut, ["street 1", "town", ""], activated: 1)
         #expect(afterEnter?.entries == ["street 1", "town", ""])
         #expect(afterEnter?.activated == 1)
+        #expect(try desk.clipboard() == "someone else's")
+        entered.terminate(graceMilliseconds: 1000)
+
+        // Nothing between the rows: both follow one another in the first entry.
+        let (joined, joinedOut) = try Self.form(on: desk, name: "joined.json")
+        defer { joined.terminate(graceMilliseconds: 1000) }
+        let none = try desk.daemon.call(
+            "FillToFocus",
+            [
+                s("t"), i(0), i(0),
+                fillOptions(["then": s("none"), "count": .uint64(2), "timeout_ms": .uint64(3000)]),
+            ],
+            timeout: 30_000)
+        #expect(none == [.uint32(2), s("")], "\(desk.daemon.log)")
+        let afterNone = Self.waitForForm(joinedOut, ["name ✓street 1", "", ""], activated: 0)
+        #expect(afterNone?.entries == ["name ✓street 1", "", ""])
         #expect(try desk.clipboard() == "someone else's")
     }
 }

@@ -208,11 +208,11 @@ extension ClipboardPolicy {
     func sendKeys(_ run: PasteRun, separator: KeyChord?) {
         let paste = settings.focusPaste
         do {
-            if let separator {
-                try injector?.send(separator, repressModifiers: false)
-                // Asked again after the separator: the focus may have moved, and on Wayland
-                // the target's reads are those after the next keystroke mark.
-                if let target = try injector?.focusedTarget() { run.target = target }
+            if let separator { try injector?.send(separator, repressModifiers: false) }
+            // A fill's later row asks again, after the separator: the focus may have moved,
+            // and on Wayland the target's reads are those after the next keystroke mark.
+            if let fill = run.fill, fill.index > 0, let target = try injector?.focusedTarget() {
+                run.target = target
             }
             try injector?.send(
                 paste.chord(names: run.target?.names ?? []), repressModifiers: paste.repressModifiers)
