@@ -47,7 +47,8 @@ enum FillBenchmark {
         let form = try FormWindow(
             spawn: {
                 try ChildProcess.spawn(
-                    "python3", $0, environment: environment, stdin: .pipe, stdout: .pipe, stderr: .null)
+                    "/usr/bin/python3", $0, environment: environment, stdin: .pipe, stdout: .pipe,
+                    stderr: .null)
             },
             x11: true)
         defer { form.stop() }
