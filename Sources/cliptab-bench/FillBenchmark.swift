@@ -15,7 +15,10 @@ import WaylandSelection
 /// key from wtype's keyboards, see `WaylandPasteBenchmark`). Then runs under load (a busy
 /// loop per core), counting the fields that did not end up with their row, for both.
 ///
-/// `CLIPTAB_FILL_RUNS` sets the runs of each under load (default 100).
+/// `CLIPTAB_FILL_ONLY` (`x11` or `sway`) runs one desktop; `CLIPTAB_FILL_RUNS` sets the
+/// runs of each under load (default 100);
+/// `CLIPTAB_FILL_SETTLE_MS` sets `[paste_to_focus] settle_ms` of the X11 daemon (default:
+/// the shipped 50 ms), the quiet time each row waits for after its fetch.
 enum FillBenchmark {
     /// Timed fills of each kind (odd, so the median is one run).
     static let repetitions = 21
@@ -24,8 +27,9 @@ enum FillBenchmark {
 
     static func run() throws {
         let runs = Int(String(cString: getenv("CLIPTAB_FILL_RUNS") ?? strdup("100"))) ?? 100
-        try x11(runs: runs)
-        try sway(runs: runs)
+        let only = getenv("CLIPTAB_FILL_ONLY").map { String(cString: $0) }
+        if only != "sway" { try x11(runs: runs) }
+        if only != "x11" { try sway(runs: runs) }
         print(
             "goals: a fill <= 0.5x five rounds of the classic sequence; 0 wrong fields in \(runs) runs under load"
         )
@@ -34,7 +38,10 @@ enum FillBenchmark {
     // MARK: - X11
 
     private static func x11(runs: Int) throws {
-        let session = try BenchSession(name: "fill", withDisplay: true)
+        let settle = getenv("CLIPTAB_FILL_SETTLE_MS").map { String(cString: $0) }
+        let session = try BenchSession(
+            name: "fill", withDisplay: true, config: settle.map { "[paste_to_focus]\nsettle_ms = \($0)\n" })
+        if let settle { print("(X11 daemon with settle_ms = \(settle))") }
         let cliptab = try BenchSession.binary("cliptab")
         let xclip = try CLIBenchmark.which("xclip")
         let xdotool = try CLIBenchmark.which("xdotool")
@@ -158,7 +165,15 @@ enum FillBenchmark {
                 ("cliptab fill T 0:0", { try form.fill { try spawn(ours) } }),
                 ("5 x (wl-copy; Ctrl+V, Tab on a keyboard)", byHand),
                 ("5 x (wl-copy; wtype ctrl+v Tab)", { try form.fill { try spawn(wtype) } }),
-            ],
+            ].map { kind in
+                // The stand-in's connection hears every new selection: read, or sway drops it.
+                (
+                    kind.0,
+                    {
+                        standIn.processEvents(now: MonotonicClock.milliseconds()); return try kind.1()
+                    }
+                )
+            },
             before: { index in
                 let previous = "previous \(index)"
                 try sway.copy(Array(previous.utf8))
