@@ -140,7 +140,9 @@ enum FillBenchmark {
             try sway.spawn(
                 command[0], Array(command.dropFirst()), environment: address, stdout: .null, stderr: .null)
         }
-        let ours = [cliptab, "--timeout", "30", "fill", "T", "0:0"]
+        // Its refusals are kept, to say why a field stayed wrong.
+        let refusals = sway.homeDirectory + "/fill-refusals.txt"
+        let ours = ["sh", "-c", "exec \"$0\" --timeout 30 fill T 0:0 2>>\(refusals)", cliptab]
         let wtype =
             [
                 "sh", "-c",
@@ -184,6 +186,8 @@ enum FillBenchmark {
                 try sway.spawn(
                     "timeout", ["600", "sh", "-c", "while :; do :; done"], stdout: .null, stderr: .null)
             })
+        let reasons = try ChildProcess.run("cat", [refusals]).outputText
+        print("cliptab fill's refusals on sway: " + (reasons.isEmpty ? "none" : "\n" + reasons))
     }
 
     // MARK: - Measuring
