@@ -134,6 +134,7 @@ extension MenuFrontEnd {
                 push(screen, prompt: screenPrompt(screen))
                 return nil
             }
+            if action == RowActions.fill { return try fill(from: current) }
             if action == "copy" || action == "paste" {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
@@ -183,6 +184,21 @@ extension MenuFrontEnd {
             }
             return MenuExit.done
         }
+    }
+
+    /// The `fill` action: the row and those after it to the end of its section pasted into
+    /// the window focused before the menu, Tab between them (`FillToFocus`); a fill that
+    /// stopped says why on standard error.
+    private func fill(from row: MenuRow) throws -> Int32 {
+        // Nothing of ours may hold the keyboard while the daemon types.
+        close()
+        let outcome = try client.fill(
+            row.table, section: Int32(row.section), row: Int32(row.row), count: nil, then: nil)
+        guard outcome.reason.isEmpty else {
+            printError("cliptab menu: \(outcome.reason)\n")
+            return MenuExit.cancelled
+        }
+        return MenuExit.done
     }
 
     /// The prompt of a template input line: its label.

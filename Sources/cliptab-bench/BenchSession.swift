@@ -42,9 +42,8 @@ final class BenchSession {
         return String(path[..<slash])
     }
 
-    /// Starts everything; `withDisplay` adds an Xvfb that the daemon and clients use.
-    ///
-    /// `config` is the text of the daemon's cliptab.conf, if any.
+    /// Starts everything; `withDisplay` adds an Xvfb that the daemon and clients use, `config`
+    /// is the text of the daemon's cliptab.conf (nil: none).
     init(name: String, withDisplay: Bool = false, daemonArguments: [String] = [], config: String? = nil)
         throws
     {

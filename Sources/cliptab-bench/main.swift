@@ -22,6 +22,7 @@ let suites: [String: () throws -> Void] = [
     "hostile": HostileBenchmark.run,
     "load": LoadBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
+    "fill": FillBenchmark.run,
     "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,

@@ -59,6 +59,7 @@ struct BadInputTests {
         "GetLinks": [.dictionary(keySignature: "s", valueSignature: "v", [])],
         "LinkTable": [s("t"), s(""), .dictionary(keySignature: "s", valueSignature: "v", [])],
         "UnlinkTable": [s("t"), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "FillToFocus": [s("t"), i(0), i(0), .dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -382,6 +382,7 @@ extension CliptabInterface {
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
         ] + templateMethods + documentMethods + importMethods + sequenceMethods + keyMethods + linkMethods
+            + fillMethods
     }
 
     /// The most characters of each text `GetRowPreviews` sends.

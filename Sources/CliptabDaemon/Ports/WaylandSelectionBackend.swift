@@ -19,7 +19,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
     /// What it can do: PRIMARY where the manager has it; readers are "named" by the
     /// keystroke mark they came after, which is what the paste's target is told apart by.
     public var capabilities: SelectionCapabilities {
-        SelectionCapabilities(primary: primarySupported, namesReaders: true)
+        SelectionCapabilities(primary: primarySupported, namesReaders: true, readersByKeystrokes: true)
     }
     /// Makes the virtual keyboard on each new connection, for the key injector.
     private let keyboards: VirtualKeyboardSupply?

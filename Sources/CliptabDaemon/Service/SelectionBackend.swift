@@ -27,12 +27,19 @@ public struct SelectionCapabilities: Equatable, Sendable {
     /// an X11 window has the focus (wlroots, KWin) sees an older owner then: reads for the
     /// user are refused rather than answered with a stale text.
     public var blindSpot: String?
+    /// Readers are told apart only by the keystrokes sent before their reads (Wayland's
+    /// marks), so a clipboard manager's read of a new offer that begins after a chord looks
+    /// like the target's.
+    public var readersByKeystrokes: Bool
 
     /// Makes a declaration.
-    public init(primary: Bool, namesReaders: Bool, blindSpot: String? = nil) {
+    public init(
+        primary: Bool, namesReaders: Bool, blindSpot: String? = nil, readersByKeystrokes: Bool = false
+    ) {
         self.primary = primary
         self.namesReaders = namesReaders
         self.blindSpot = blindSpot
+        self.readersByKeystrokes = readersByKeystrokes
     }
 }
 

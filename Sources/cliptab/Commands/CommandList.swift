@@ -9,9 +9,9 @@ enum CommandList {
             GetCommand.self, AddCommand.self, InsertCommand.self, SetCommand.self, RemoveCommand.self,
             RemoveWhereCommand.self, MoveCommand.self, SectionAddCommand.self, SectionRemoveCommand.self,
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
-            CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
-            ImportCommand.self, ApplyCommand.self, EditCommand.self, LinkCommand.self, UnlinkCommand.self,
-            WatchCommand.self, StatusCommand.self,
+            CopyCommand.self, FillCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self,
+            ExportCommand.self, ImportCommand.self, ApplyCommand.self, EditCommand.self, LinkCommand.self,
+            UnlinkCommand.self, WatchCommand.self, StatusCommand.self,
             ReloadCommand.self, MenuCommand.self,
             PickCommand.self, NameCommand.self, SequenceCommand.self, KeysCommand.self,
             HelpCommand.self, CompletionCommand.self,
@@ -43,6 +43,7 @@ enum CommandList {
         case "actions": return ActionsCommand.self
         case "do": return DoCommand.self
         case "copy": return CopyCommand.self
+        case "fill": return FillCommand.self
         case "cut": return CutCommand.self
         case "paste": return PasteCommand.self
         case "clip": return ClipCommand.self
