@@ -115,7 +115,9 @@ import Testing
 @Suite struct RowActionsTests {
     @Test func sequenceFollowsCopyOnly() {
         #expect(
-            RowActions.lines(allowed: ["copy", "cut", "delete"]) == ["copy", "sequence", "fill", "cut", "delete"])
+            RowActions.lines(allowed: ["copy", "cut", "delete"]) == [
+                "copy", "sequence", "fill", "cut", "delete",
+            ])
         #expect(RowActions.lines(allowed: ["paste", "delete"]) == ["paste", "delete"])
         #expect(RowActions.lines(allowed: []) == [])
     }
