@@ -10,7 +10,8 @@ import Quoting
 ///   value in double quotes keeps its blanks and `#` characters, with the same escapes.
 /// - A line whose first non-blank character is `#` or `;` is a comment, as is a blank
 ///   line. A `#` later in a line is part of the value.
-/// - Names of sections and keys are letters, digits, `_` and `-`.
+/// - Names of sections are letters, digits, `_` and `-`; names of keys may also hold `+`,
+///   so that `[keys]` names a chord (`Super+Alt+I`).
 ///
 /// Syntax errors and keys set twice in one section are problems; what the keys mean is
 /// for the reader of the entries to judge. This is the one reader of `cliptab.conf`:
@@ -66,12 +67,12 @@ public struct ConfigFile: Equatable, Sendable {
                 continue
             }
             let key = String(Self.trimmed(line[..<equals]))
-            guard Self.isName(key) else {
+            guard Self.isName(key, allowing: "+") else {
                 problem(
                     lineNumber,
                     key.isEmpty
                         ? "a key name is missing before \"=\""
-                        : "\(Quotation.quoted(key)) is not a key name (letters, digits, \"_\" and \"-\" only)"
+                        : "\(Quotation.quoted(key)) is not a key name (letters, digits, \"_\", \"-\" and \"+\" only)"
                 )
                 continue
             }
@@ -123,11 +124,11 @@ public struct ConfigFile: Equatable, Sendable {
         return text[first...last]
     }
 
-    private static func isName(_ text: some StringProtocol) -> Bool {
+    private static func isName(_ text: some StringProtocol, allowing extra: Unicode.Scalar? = nil) -> Bool {
         !text.isEmpty
             && text.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                    || $0 == "_" || $0 == "-"
+                    || $0 == "_" || $0 == "-" || $0 == extra
             }
     }
 

@@ -27,6 +27,9 @@ public struct Catalog: Sendable, Equatable {
         tables.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    /// The name of the table with id `id`, if there is one.
+    public func name(ofTableID id: UInt64) -> String? { namesByID[id] }
+
     /// Applies committed writes, in order.
     public mutating func apply(_ writes: [StoreWrite]) {
         for write in writes { apply(write) }

@@ -40,6 +40,11 @@ public struct CliptabError: Error, Equatable, Sendable, CustomStringConvertible 
         /// `ApplyTable` was given a document read at another revision than the table's
         /// (API version 4).
         case revisionMismatch = "RevisionMismatch"
+        /// A change to a linked table whose file does not parse: the file is not
+        /// overwritten; the message names it and its problem (API version 4).
+        case linkedFileInvalid = "LinkedFileInvalid"
+        /// `LinkTable` onto a file that exists: it is never overwritten (API version 4).
+        case fileExists = "FileExists"
     }
 
     /// The kind of error.

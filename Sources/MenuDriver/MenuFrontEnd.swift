@@ -111,7 +111,7 @@ extension MenuFrontEnd {
             }
             return try defaultAction(current)
         case .showActions(let row):
-            let actions = try client.actions(try client.locate(row))
+            let actions = RowActions.lines(allowed: try client.actions(try client.locate(row)))
             guard !actions.isEmpty else {
                 return show("this cell has no menu", status: MenuExit.cancelled)
             }
@@ -121,6 +121,12 @@ extension MenuFrontEnd {
             return nil
         case .perform(let action, let row):
             let current = try client.locate(row)
+            if action == RowActions.sequence {
+                close()
+                _ = try client.startSequence(
+                    current.table, section: Int32(current.section), row: Int32(current.row), count: 0)
+                return MenuExit.done
+            }
             if action == "copy",
                 let screen = MenuSession.fillScreen(
                     current, action: action, inputs: try client.templateInputs(current))
@@ -128,6 +134,7 @@ extension MenuFrontEnd {
                 push(screen, prompt: screenPrompt(screen))
                 return nil
             }
+            if action == RowActions.fill { return try fill(from: current) }
             if action == "copy" || action == "paste" {
                 // Nothing of ours may hold the keyboard when the daemon talks to other clients.
                 close()
@@ -174,6 +181,21 @@ extension MenuFrontEnd {
             }
             return MenuExit.done
         }
+    }
+
+    /// The `fill` action: the row and those after it to the end of its section pasted into
+    /// the window focused before the menu, Tab between them (`FillToFocus`); a fill that
+    /// stopped says why on standard error.
+    private func fill(from row: MenuRow) throws -> Int32 {
+        // Nothing of ours may hold the keyboard while the daemon types.
+        close()
+        let outcome = try client.fill(
+            row.table, section: Int32(row.section), row: Int32(row.row), count: nil, then: nil)
+        guard outcome.reason.isEmpty else {
+            printError("cliptab menu: \(outcome.reason)\n")
+            return MenuExit.cancelled
+        }
+        return MenuExit.done
     }
 
     /// The prompt of a template input line: its label.

@@ -217,11 +217,16 @@ public final class HeadlessSway {
 
     /// `SWAYSOCK` for swaymsg: the IPC socket sway made in the runtime directory.
     private func swaymsgEnvironment() throws -> [String: String] {
+        ["SWAYSOCK": try ipcSocketPath()]
+    }
+
+    /// The path of the IPC socket sway made in the runtime directory (`SWAYSOCK`).
+    public func ipcSocketPath() throws -> String {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
         guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
             throw FixtureError("sway made no IPC socket in its runtime directory")
         }
-        return ["SWAYSOCK": "\(runtimeDirectory)/\(ipc)"]
+        return "\(runtimeDirectory)/\(ipc)"
     }
 
     /// Waits until a client can connect to a Wayland socket in `runtime`; returns its name.

@@ -13,6 +13,8 @@ final class OutgoingTransfer {
     let mimeType: String
     /// The keystroke marks answered when it was asked for.
     let keystrokesBefore: UInt64
+    /// When it was asked for (monotonic milliseconds).
+    let startedAt: UInt64
     private let bytes: [UInt8]
     private(set) var written = 0
     /// When the transfer is dropped unless the reader takes more.
@@ -21,9 +23,10 @@ final class OutgoingTransfer {
     /// Takes `fileDescriptor` (already non-blocking) to write `bytes` into.
     init(
         fileDescriptor: Int32, selection: WaylandSelectionName, mimeType: String, bytes: [UInt8],
-        deadline: UInt64, keystrokesBefore: UInt64
+        deadline: UInt64, keystrokesBefore: UInt64, startedAt: UInt64
     ) {
         self.keystrokesBefore = keystrokesBefore
+        self.startedAt = startedAt
         self.fileDescriptor = fileDescriptor
         self.selection = selection
         self.mimeType = mimeType
@@ -57,6 +60,6 @@ final class OutgoingTransfer {
     func report(_ outcome: WaylandTransfer.Outcome) -> WaylandTransfer {
         WaylandTransfer(
             selection: selection, mimeType: mimeType, bytesWritten: written, byteCount: bytes.count,
-            outcome: outcome, keystrokesBefore: keystrokesBefore)
+            outcome: outcome, keystrokesBefore: keystrokesBefore, startedAt: startedAt)
     }
 }

@@ -80,7 +80,7 @@ extension WaylandSelectionService {
         let transfer = OutgoingTransfer(
             fileDescriptor: fd, selection: selection, mimeType: mimeType, bytes: bytes,
             deadline: now + UInt64(configuration.transferTimeoutMilliseconds),
-            keystrokesBefore: keystrokesHandled)
+            keystrokesBefore: keystrokesHandled, startedAt: now)
         transfers.append(transfer)
         do {
             try watcher.watch(fd, for: .writable)

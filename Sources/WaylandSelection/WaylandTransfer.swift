@@ -35,6 +35,9 @@ public struct WaylandTransfer: Equatable, Sendable {
     /// (`WaylandSelectionService.markKeystroke()`): a read asked for before mark N was
     /// answered carries less than N, so it did not come from mark N's chord.
     public let keystrokesBefore: UInt64
+    /// When the compositor asked for it (monotonic milliseconds; 0 when not known): a
+    /// sequence tells a clipboard manager's read at once after an offer by it.
+    public let startedAt: UInt64
 
     /// True when the reader got every byte.
     public var isComplete: Bool { outcome == .complete }
@@ -43,9 +46,10 @@ public struct WaylandTransfer: Equatable, Sendable {
     public init(
         selection: WaylandSelectionName, mimeType: String, bytesWritten: Int, byteCount: Int,
         outcome: Outcome,
-        keystrokesBefore: UInt64 = 0
+        keystrokesBefore: UInt64 = 0, startedAt: UInt64 = 0
     ) {
         self.keystrokesBefore = keystrokesBefore
+        self.startedAt = startedAt
         self.selection = selection
         self.mimeType = mimeType
         self.bytesWritten = bytesWritten

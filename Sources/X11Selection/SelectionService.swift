@@ -183,7 +183,7 @@ public final class SelectionService {
             if change.window == window { _ = reader.propertyChanged(change) }
         case .windowDestroyed(let destroyed):
             writer.windowDestroyed(destroyed)
-        case .other:
+        case .key, .other:
             break
         }
     }
@@ -315,6 +315,14 @@ public final class SelectionService {
     /// hidden selection window and its focused window give the same value.
     public func client(of window: WindowID) -> UInt64 {
         UInt64(window.rawValue & ~connection.resourceMask)
+    }
+
+    /// The X client that owns `CLIPBOARD_MANAGER` (a clipboard manager), or nil when none
+    /// does; one round trip.
+    public func clipboardManagerClient() -> UInt64? {
+        guard !connection.isBroken else { return nil }
+        let owner = connection.selectionOwner(atoms.clipboardManager)
+        return owner == .none ? nil : client(of: owner)
     }
 
     /// The acquisition timestamp of `selection`, or nil when not owned.

@@ -17,6 +17,9 @@ enum ServerEvent {
     case propertyChange(PropertyChange)
     /// A window we listen to was destroyed.
     case windowDestroyed(WindowID)
+    /// A key of a passive grab went down (`isPress`) or up: its keycode and the modifier
+    /// state before the event.
+    case key(keycode: UInt8, state: UInt32, isPress: Bool)
     /// Any other event: nothing to do.
     case other
 
@@ -96,6 +99,10 @@ enum ServerEvent {
                     isDeletion: change.state == PropertyDelete, time: ServerTime(rawValue: change.time)))
         case DestroyNotify:
             self = .windowDestroyed(WindowID(rawValue: event.xdestroywindow.window))
+        case KeyPress, KeyRelease:
+            self = .key(
+                keycode: UInt8(truncatingIfNeeded: event.xkey.keycode), state: event.xkey.state,
+                isPress: event.type == KeyPress)
         default:
             self = .other
         }

@@ -42,11 +42,14 @@ final class BenchSession {
         return String(path[..<slash])
     }
 
-    /// Starts everything; `withDisplay` adds an Xvfb that the daemon and clients use.
-    init(name: String, withDisplay: Bool = false, daemonArguments: [String] = []) throws {
+    /// Starts everything; `withDisplay` adds an Xvfb that the daemon and clients use, `config`
+    /// is the text of the daemon's cliptab.conf (nil: none).
+    init(name: String, withDisplay: Bool = false, daemonArguments: [String] = [], config: String? = nil)
+        throws
+    {
         process = try DaemonProcess(
-            arguments: daemonArguments, withDisplay: withDisplay, executable: try Self.binary("cliptabd"),
-            homePrefix: "cliptab-\(name)-bench")
+            config: config, arguments: daemonArguments, withDisplay: withDisplay,
+            executable: try Self.binary("cliptabd"), homePrefix: "cliptab-\(name)-bench")
     }
 
     /// The daemon's typed client over `connection`, each call waiting at most 60 s.

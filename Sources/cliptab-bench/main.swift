@@ -22,9 +22,11 @@ let suites: [String: () throws -> Void] = [
     "hostile": HostileBenchmark.run,
     "load": LoadBenchmark.run,
     "clipboard": ClipboardBenchmark.run,
+    "fill": FillBenchmark.run,
     "wayland": WaylandClipboardBenchmark.run,
     "menu": MenuBenchmark.run,
     "paste": PasteBenchmark.run,
+    "keys": KeysBenchmark.run,
     "paste-wayland": WaylandPasteBenchmark.run,
     "menu-wayland": WaylandMenuBenchmark.run,
     "pick-wayland": WaylandPickBenchmark.run,
@@ -32,6 +34,7 @@ let suites: [String: () throws -> Void] = [
     "soak": SoakBenchmark.run,
     "store": StoreBenchmark.run,
     "table-file": TableFileBenchmark.run,
+    "linked": LinkedBenchmark.run,
     "template": TemplateBenchmark.run,
 ]
 let chosen = arguments.isEmpty ? ["store"] : arguments

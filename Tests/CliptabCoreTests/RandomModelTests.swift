@@ -16,9 +16,11 @@ struct RandomModelTests {
 
     /// The errors the core can produce (the clipboard ones come from the daemon); the
     /// model never turns templates on, whose errors `TemplateTableTests` provokes.
-    // RevisionMismatch is ApplyTable's alone, which DocumentApplyTests exercise.
+    // RevisionMismatch is ApplyTable's alone, which DocumentApplyTests exercise; the linked
+    // files' errors come from the daemon's linked tables.
     static let coreCodes = Set(CliptabError.Code.allCases).subtracting([
         .clipboardEmpty, .clipboardUnavailable, .invalidTemplate, .inputRequired, .revisionMismatch,
+        .linkedFileInvalid, .fileExists,
     ])
 
     /// The seeds of one batch: a fixed series, or only the one of `CLIPTAB_TEST_SEED` (in the

@@ -52,6 +52,14 @@ struct BadInputTests {
             s("t"), s("/etc/passwd"), s("espanso"), .dictionary(keySignature: "s", valueSignature: "v", []),
         ],
         "ExportSnippets": [s("t"), s("espanso")],
+        "StartSequence": [s("t"), i(0), i(0), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "StopSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "GetSequence": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "KeyBindings": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "GetLinks": [.dictionary(keySignature: "s", valueSignature: "v", [])],
+        "LinkTable": [s("t"), s(""), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "UnlinkTable": [s("t"), .dictionary(keySignature: "s", valueSignature: "v", [])],
+        "FillToFocus": [s("t"), i(0), i(0), .dictionary(keySignature: "s", valueSignature: "v", [])],
     ]
 
     /// Table "t": section A with A1 A2, section B with B1.

@@ -84,7 +84,9 @@ struct ChangeSignalTests {
 
     @Test("the catalogue covers every signal the contract declares")
     func coverage() throws {
-        let sentNames = Set(Self.events.map { CliptabSignal($0).declaration.name } + ["ClipboardChanged"])
+        // SequenceChanged is followed with GetSequence's values (`SequencePosition`), not here.
+        let sentNames = Set(
+            Self.events.map { CliptabSignal($0).declaration.name } + ["ClipboardChanged", "SequenceChanged"])
         #expect(sentNames == Set(CliptabSignal.declarations.map(\.name)))
     }
 

@@ -203,11 +203,16 @@ struct CommandLineToolTests {
     @Test func theScriptCallsEveryMethod() throws {
         let declared = Set(try declaredMethods().map(\.name))
         #expect(declared.count >= 37)
-        // ApplyTable's, EditCell's and ImportSnippets' a{sv} options cannot be written with
-        // dbus-send (no variant inside a container); the end-to-end tests of `cliptab apply`,
-        // `edit` and `import --from` call them.
+        // The a{sv} options of ApplyTable, EditCell, ImportSnippets, FillToFocus, the
+        // sequences', the keys' and the links' methods cannot be written with dbus-send (no
+        // variant inside a container); the end-to-end tests of `cliptab apply`, `edit`, `import
+        // --from`, `fill`, `copy --sequence`, `sequence`, `keys`, `link`, `unlink` and `status`
+        // call them.
         #expect(
-            declared.subtracting(Self.script.map(\.0)) == ["ApplyTable", "EditCell", "ImportSnippets"])
+            declared.subtracting(Self.script.map(\.0)) == [
+                "ApplyTable", "EditCell", "ImportSnippets", "StartSequence", "StopSequence", "GetSequence",
+                "KeyBindings", "GetLinks", "LinkTable", "UnlinkTable", "FillToFocus",
+            ])
     }
 
     /// Runs the script through `tool`, comparing printed replies and error names.

@@ -98,7 +98,7 @@ struct DaemonOptionsTests {
             + DaemonConfiguration.menuKeys.map { ("menu", $0) }
             + TableKey.allCases.map { ("table", $0.rawValue) }
         #expect(listed.map(\.0) == expected.map(\.0) && listed.map(\.1) == expected.map(\.1))
-        #expect(DaemonConfiguration.restartKeys == ["backend", "data_dir", "durability"])
+        #expect(DaemonConfiguration.restartKeys == ["backend", "data_dir", "durability", "dir"])
         for key in ConfigKey.allCases where key.range != nil {
             #expect(throws: ConfigValueError.self) { try key.number("0") }
         }

@@ -43,6 +43,11 @@ struct InterfaceDeclarationTests {
         #expect(clipboard.values == [.boolean(true), .uint64(7)])
         #expect(clipboard.values.map(\.signature).joined() == clipboard.declaration.signature)
         seen.append(clipboard.declaration.name)
+        let sequence = CliptabSignal.sequence(
+            SequenceStatus(table: "t", section: 1, header: "Address", position: 2, count: 5))
+        #expect(sequence.values.map(\.signature).joined() == sequence.declaration.signature)
+        #expect(CliptabSignal.sequence(nil).values.map(\.signature) == sequence.values.map(\.signature))
+        seen.append(sequence.declaration.name)
         // Every declared signal is reached by some change, each by exactly one.
         #expect(seen == CliptabInterface.signals.map(\.name))
     }

@@ -72,4 +72,43 @@ struct SessionPlanTests {
                 .blindSpot == nil)
         #expect(plan(["DISPLAY": ":0"]).x11.blindSpot == nil)
     }
+
+    /// The keys of `[keys]`: grabbed on X11 whatever the window manager; sway's IPC where
+    /// `SWAYSOCK` is set; the portal on GNOME, KDE and Hyprland; elsewhere the compositor
+    /// named for its lines; never XWayland's root window.
+    @Test func keyRoutes() {
+        #expect(plan(["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "i3"]).keys == .grab(display: ":0"))
+        #expect(plan(["DISPLAY": ":0", "XDG_CURRENT_DESKTOP": "GNOME"]).keys == .grab(display: ":0"))
+        #expect(
+            plan(["DISPLAY": ":1", "WAYLAND_DISPLAY": "wayland-1", "SWAYSOCK": "/run/sway.sock"]).keys
+                == .sway(socket: "/run/sway.sock"))
+        for desktop in ["GNOME", "ubuntu:GNOME", "KDE", "Hyprland"] {
+            #expect(
+                plan(["DISPLAY": ":1", "WAYLAND_DISPLAY": "wayland-1", "XDG_CURRENT_DESKTOP": desktop]).keys
+                    == .globalShortcuts, "\(desktop)")
+        }
+        #expect(plan(["WAYLAND_DISPLAY": "w", "HYPRLAND_INSTANCE_SIGNATURE": "x"]).keys == .globalShortcuts)
+        #expect(
+            plan(["DISPLAY": ":1", "WAYLAND_DISPLAY": "w", "XDG_CURRENT_DESKTOP": "niri"]).keys
+                == .none(compositor: "niri"))
+        #expect(
+            plan(["WAYLAND_DISPLAY": "w", "XDG_CURRENT_DESKTOP": "sway"]).keys == .none(compositor: "sway"))
+        #expect(
+            plan(["WAYLAND_DISPLAY": "w", "XDG_CURRENT_DESKTOP": "COSMIC"]).keys == .none(compositor: nil))
+        #expect(plan([:]).keys == .none(compositor: nil))
+    }
+
+    /// Where there is nothing to bind through, the reason carries the compositor's line.
+    @Test func unboundReasonNamesTheLine() throws {
+        let binding = try KeyBinding(keys: "Super+Alt+i", action: "paste snippets sig", line: 3)
+        #expect(binding.keys == "Super+Alt+I" && binding.id == "paste-snippets-sig")
+        let reason = SessionPlan.KeyRoute.none(compositor: "river").unboundReason(for: binding)
+        #expect(
+            reason.contains(
+                "riverctl map -release normal Super+Alt i spawn 'cliptab copy --paste snippets sig'"),
+            "\(reason)")
+        #expect(
+            SessionPlan.KeyRoute.none(compositor: nil).unboundReason(for: binding).contains(
+                "cliptab copy --paste"))
+    }
 }

@@ -56,7 +56,8 @@ import Testing
         defer { for table in ["snippets", "my table", "numbers"] { _ = try? cli.run("drop", table) } }
         for table in ["snippets", "my table", "numbers"] { #expect(try cli.run("create", table).status == 0) }
         #expect(try complete(["cliptab", "ge"]) == ["get"])
-        #expect(try complete(["cliptab", "--json", "s"]) == ["show", "set", "section", "status"])
+        #expect(
+            try complete(["cliptab", "--json", "s"]) == ["show", "set", "section", "status", "sequence"])
         #expect(try complete(["cliptab", "section", ""]) == ["add", "rm", "mv", "title"])
         #expect(try complete(["cliptab", "get", ""]) == ["my\\ table", "numbers", "snippets"])
         #expect(try complete(["cliptab", "--timeout", "2", "copy", "n"]) == ["numbers"])

@@ -221,6 +221,27 @@ import Testing
                 ["menu", "a", "b"], "unexpected argument \"b\"", "cliptab menu [TABLE] [--filter TEXT]",
                 "cliptab help menu"
             ),
+            (
+                ["copy", "t", "0", "--count", "2"], "--count needs --sequence",
+                "cliptab copy TABLE S:R [--paste] [--quiet] [--raw] [--sequence] [--count N] [--set LABEL=VALUE]",
+                "cliptab help copy"
+            ),
+            (
+                ["copy", "t", "0", "--sequence", "--paste"],
+                "--sequence takes neither --paste, --raw nor --set",
+                "cliptab copy TABLE S:R [--paste] [--quiet] [--raw] [--sequence] [--count N] [--set LABEL=VALUE]",
+                "cliptab help copy"
+            ),
+            (
+                ["copy", "t", "0", "--sequence", "--count", "0"],
+                "--count \"0\" is not a number of rows from 1",
+                "cliptab copy TABLE S:R [--paste] [--quiet] [--raw] [--sequence] [--count N] [--set LABEL=VALUE]",
+                "cliptab help copy"
+            ),
+            (
+                ["sequence", "x"], "unexpected argument \"x\"", "cliptab sequence [--stop]",
+                "cliptab help sequence"
+            ),
         ] as [([String], String, String, String)])
     func usageError(arguments: [String], message: String, usage: String, hint: String) throws {
         let outcome = try runCliptab(arguments, environment: environment)

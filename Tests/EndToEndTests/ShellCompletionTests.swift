@@ -80,7 +80,7 @@ import Testing
         defer { for table in ["snippets", "my table", "numbers"] { _ = try? cli.run("drop", table) } }
         for table in ["snippets", "my table", "numbers"] { #expect(try cli.run("create", table).status == 0) }
         #expect(try zsh(["cliptab", "co"]) == ["copy", "completion"])
-        #expect(try zsh(["cliptab", "--json", "s"]) == ["show", "set", "section", "status"])
+        #expect(try zsh(["cliptab", "--json", "s"]) == ["show", "set", "section", "status", "sequence"])
         #expect(try zsh(["cliptab", "section", ""]) == ["add", "rm", "mv", "title"])
         #expect(try zsh(["cliptab", "get", ""]) == ["my table", "numbers", "snippets"])
         #expect(try zsh(["cliptab", "--timeout", "2", "copy", "n"]) == ["numbers"])
@@ -115,7 +115,7 @@ import Testing
         defer { for table in ["snippets", "my table", "numbers"] { _ = try? cli.run("drop", table) } }
         for table in ["snippets", "my table", "numbers"] { #expect(try cli.run("create", table).status == 0) }
         #expect(try fish("cliptab co").sorted() == ["completion", "copy"])
-        #expect(try fish("cliptab --json s").sorted() == ["section", "set", "show", "status"])
+        #expect(try fish("cliptab --json s").sorted() == ["section", "sequence", "set", "show", "status"])
         #expect(try fish("cliptab section ").sorted() == ["add", "mv", "rm", "title"])
         #expect(try fish("cliptab get ").sorted() == ["my table", "numbers", "snippets"])
         #expect(try fish("cliptab --timeout 2 copy n") == ["numbers"])

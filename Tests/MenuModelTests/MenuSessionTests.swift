@@ -110,3 +110,15 @@ import Testing
         #expect(editor.text == "a🎉é")
     }
 }
+
+/// The lines of a row's actions menu: `sequence` goes where `copy` is allowed.
+@Suite struct RowActionsTests {
+    @Test func sequenceFollowsCopyOnly() {
+        #expect(
+            RowActions.lines(allowed: ["copy", "cut", "delete"]) == [
+                "copy", "sequence", "fill", "cut", "delete",
+            ])
+        #expect(RowActions.lines(allowed: ["paste", "delete"]) == ["paste", "delete"])
+        #expect(RowActions.lines(allowed: []) == [])
+    }
+}

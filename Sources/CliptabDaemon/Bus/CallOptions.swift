@@ -8,7 +8,7 @@ import DBus
 /// another type, is `InvalidArgument`, so that an option a later version adds is never
 /// silently ignored by a daemon that does not know it.
 struct CallOptions {
-    /// A known option: its name and its D-Bus type (`b` or `t`).
+    /// A known option: its name and its D-Bus type (`b`, `t` or `s`).
     typealias Known = (name: String, signature: String)
 
     private let values: [String: BusValue]
@@ -25,7 +25,8 @@ struct CallOptions {
                     let list = known.map { "\($0.name) (\($0.signature))" }.joined(separator: ", ")
                     throw CliptabError(
                         .invalidArgument,
-                        "unknown option \"\(name)\" (or not of its type); the options are \(list)")
+                        "unknown option \"\(name)\" (or not of its type); "
+                            + (known.isEmpty ? "this method takes none yet" : "the options are \(list)"))
                 }
                 values[name] = inner
             }
@@ -45,9 +46,15 @@ struct CallOptions {
         return 0
     }
 
+    /// The string option `name`; nil when absent.
+    func string(_ name: String) -> String? {
+        if case .string(let text) = values[name] { return text }
+        return nil
+    }
+
     private static func has(_ value: BusValue, signature: String) -> Bool {
         switch (value, signature) {
-        case (.boolean, "b"), (.uint64, "t"): true
+        case (.boolean, "b"), (.uint64, "t"), (.string, "s"): true
         default: false
         }
     }

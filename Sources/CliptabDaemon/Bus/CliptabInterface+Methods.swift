@@ -381,7 +381,8 @@ extension CliptabInterface {
                 return []
             },
             .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
-        ] + templateMethods + documentMethods + importMethods
+        ] + templateMethods + documentMethods + importMethods + sequenceMethods + keyMethods + linkMethods
+            + fillMethods
     }
 
     /// The most characters of each text `GetRowPreviews` sends.

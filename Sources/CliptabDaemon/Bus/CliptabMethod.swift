@@ -93,8 +93,22 @@ struct CliptabMethod {
             }, handler)
     }
 
+    /// A deferred method that answers a fill's result: the rows fetched and why it stopped
+    /// (`FillToFocus`).
+    static func deferredFill(
+        _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
+        _ handler:
+            @escaping (ClipboardService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
+            throws
+            -> Void
+    ) -> CliptabMethod {
+        deferredReply(
+            name, inputs, outputs,
+            encode: { [.uint32(UInt32(clamping: $0.filled)), .string($0.reason)] }, handler)
+    }
+
     /// A deferred method whose completion answers the values `encode` makes, or the error.
-    private static func deferredReply<Value>(
+    static func deferredReply<Value>(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         encode: @escaping (Value) -> [BusValue],
         _ handler:

@@ -58,10 +58,19 @@ public struct CliptabSignal: Equatable {
     public static let clipboardChanged = BusSignal(
         name: "ClipboardChanged", arguments: [arg("owned", "b"), arg("row_id", "t")])
 
+    /// `SequenceChanged(b running, s table, i section, s header, u position, u count)`
+    /// (API version 4).
+    public static let sequenceChanged = BusSignal(
+        name: "SequenceChanged",
+        arguments: [
+            arg("running", "b"), arg("table", "s"), arg("section", "i"), arg("header", "s"),
+            arg("position", "u"), arg("count", "u"),
+        ])
+
     /// Every signal of the contract, in the contract's order.
     public static let declarations: [BusSignal] = [
         tableAdded, tableRemoved, tableRenamed, sectionsInserted, sectionsDeleted, sectionMoved,
-        sectionChanged, rowsInserted, rowsDeleted, rowMoved, rowsChanged, clipboardChanged,
+        sectionChanged, rowsInserted, rowsDeleted, rowMoved, rowsChanged, clipboardChanged, sequenceChanged,
     ]
 
     // MARK: - Signals
@@ -100,6 +109,22 @@ public struct CliptabSignal: Equatable {
         case .rowsChanged(let table, let revision, let list):
             self.init(Self.rowsChanged, [.string(table), .uint64(revision)] + paths(list))
         }
+    }
+
+    /// The signal of a sequence's move: where it is, or (nil) that none runs.
+    public static func sequence(_ status: SequenceStatus?) -> CliptabSignal {
+        CliptabSignal(sequenceChanged, sequenceValues(status))
+    }
+
+    /// A sequence's status as `SequenceChanged` and `GetSequence` carry it.
+    static func sequenceValues(_ status: SequenceStatus?) -> [BusValue] {
+        guard let status else {
+            return [.boolean(false), .string(""), .int32(0), .string(""), .uint32(0), .uint32(0)]
+        }
+        return [
+            .boolean(true), .string(status.table), .int32(status.section), .string(status.header),
+            .uint32(UInt32(status.position)), .uint32(UInt32(status.count)),
+        ]
     }
 
     /// The signal of a change of this daemon's hold on the clipboard.

@@ -53,6 +53,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     case activate
     /// `[search] max_results`: the most results one desktop search returns.
     case maxResults = "max_results"
+    /// `[sequence] idle_ms`: how long a sequence left alone runs before it ends.
+    case sequenceIdleMilliseconds = "idle_ms"
+    /// `[tables] dir`: the folder of linked tables' files (at the start only).
+    case tablesDirectory = "dir"
 
     /// The section the key belongs in.
     public var section: String {
@@ -66,6 +70,8 @@ public enum ConfigKey: String, CaseIterable, Sendable {
             "paste_to_focus"
         case .notify: "cli"
         case .activate, .maxResults: "search"
+        case .sequenceIdleMilliseconds: "sequence"
+        case .tablesDirectory: "tables"
         }
     }
 
@@ -73,11 +79,11 @@ public enum ConfigKey: String, CaseIterable, Sendable {
     /// running value.
     public var needsRestart: Bool {
         switch self {
-        case .dataDirectory, .durability, .backend: true
+        case .dataDirectory, .durability, .backend, .tablesDirectory: true
         case .selections, .secretClearMilliseconds, .pasteTimeoutMilliseconds, .cellBytes, .rowsPerTable,
             .sectionsPerTable, .level, .focusPasteTimeoutMilliseconds, .settleMilliseconds, .restore, .key,
             .terminalKey, .terminals, .repressModifiers, .portalIdleMilliseconds, .notify, .activate,
-            .maxResults:
+            .maxResults, .sequenceIdleMilliseconds:
             false
         }
     }
@@ -102,8 +108,10 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .portalIdleMilliseconds: (1...86_400_000, "milliseconds")
         // GNOME Shell shows a handful per provider, KRunner a screenful: a thousand is plenty.
         case .maxResults: (1...1_000, "results")
+        // A day, as secret_clear_ms: a sequence forgotten for longer is not one in use.
+        case .sequenceIdleMilliseconds: (1...86_400_000, "milliseconds")
         case .backend, .selections, .dataDirectory, .durability, .level, .restore, .key, .terminalKey,
-            .terminals, .repressModifiers, .notify, .activate:
+            .terminals, .repressModifiers, .notify, .activate, .tablesDirectory:
             nil
         }
     }
@@ -136,6 +144,9 @@ public enum ConfigKey: String, CaseIterable, Sendable {
         case .notify: configuration.cliNotify = try Self.notify(value)
         case .activate: configuration.search.activate = try SearchSettings.activation(value)
         case .maxResults: configuration.search.maxResults = try number(value)
+        case .sequenceIdleMilliseconds: configuration.sequenceIdleMilliseconds = try number(value)
+        case .tablesDirectory:
+            configuration.tablesDirectory = try Self.directory(value, environment: environment)
         }
     }
 

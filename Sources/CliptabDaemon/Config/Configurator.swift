@@ -19,6 +19,8 @@ public final class Configurator {
     public let overrides: ConfigurationOverrides
     /// The settings in force.
     public private(set) var current = DaemonConfiguration()
+    /// True when the last reload found problems in the file and applied nothing.
+    public private(set) var lastReloadRefused = false
     private let environment: (String) -> String?
 
     /// Makes a configurator for the file at `path`.
@@ -103,6 +105,7 @@ public final class Configurator {
         clipboard.secretClearMilliseconds = configuration.secretClearMilliseconds
         clipboard.readTimeoutMilliseconds = configuration.pasteTimeoutMilliseconds
         clipboard.focusPaste = configuration.focusPaste
+        clipboard.sequenceIdleMilliseconds = configuration.sequenceIdleMilliseconds
         Log.threshold = configuration.logLevel
     }
 
@@ -113,6 +116,7 @@ public final class Configurator {
     /// waiting for the next start. Empty means everything in the file is in force.
     public func reload(tables: TableService, clipboard: inout ClipboardSettings) -> [String] {
         let parsed = read()
+        lastReloadRefused = !parsed.problems.isEmpty
         guard parsed.problems.isEmpty else { return parsed.problems.map(\.description) }
         var next = parsed.configuration
         var problems: [String] = []
@@ -135,7 +139,16 @@ public final class Configurator {
             )
             problems.append(problem.description)
         }
+        if next.tablesDirectory != current.tablesDirectory {
+            let problem = ConfigProblem(
+                file: file, line: parsed.lines["tables.dir"] ?? 0,
+                message:
+                    "dir changes take effect at the next start; linked tables stay in \(current.tablesDirectory ?? "the default folder") until then"
+            )
+            problems.append(problem.description)
+        }
         next.dataDirectory = current.dataDirectory
+        next.tablesDirectory = current.tablesDirectory
         next.durability = current.durability
         problems += Self.applyTables(next, to: tables)
         Self.applySettings(next, to: tables, clipboard: &clipboard)

@@ -28,6 +28,13 @@ public struct DaemonConfiguration: Equatable, Sendable {
     public var focusPaste = FocusPasteSettings()
     /// How the desktop's search offers rows (`[search]`).
     public var search = SearchSettings()
+    /// How long a sequence left alone runs, in milliseconds (`[sequence] idle_ms`).
+    public var sequenceIdleMilliseconds = ClipboardSettings().sequenceIdleMilliseconds
+    /// The keys cliptabd binds itself (`[keys]`), in file order.
+    public var keys: [KeyBinding] = []
+    /// The folder of linked tables' files (`[tables] dir`), or nil for the default
+    /// (`$XDG_CONFIG_HOME/cliptab/tables`).
+    public var tablesDirectory: String?
 
     /// The defaults: what an empty or missing file gives.
     public init() {}
@@ -44,7 +51,8 @@ public struct DaemonConfiguration: Equatable, Sendable {
                 sections.append((key.section, [key.rawValue]))
             }
         }
-        return sections + [("menu", menuKeys), ("table", TableKey.allCases.map(\.rawValue))]
+        // `[keys]` takes chords as keys, not names: it lists none.
+        return sections + [("menu", menuKeys), ("keys", []), ("table", TableKey.allCases.map(\.rawValue))]
     }()
 
     /// The keys of `[menu]`: cliptab-menu reads and judges them; the daemon only checks that
@@ -73,6 +81,10 @@ public struct DaemonConfiguration: Equatable, Sendable {
         ]
         parts.append(focusPaste.summary)
         parts.append(search.summary)
+        parts.append("idle_ms=\(sequenceIdleMilliseconds)")
+        parts.append(
+            "keys=\(keys.isEmpty ? "(none)" : keys.map { "\($0.keys):\($0.id)" }.joined(separator: ","))")
+        parts.append("dir=\(tablesDirectory ?? "(default)")")
         parts.append("tables=\(tables.isEmpty ? "(none)" : tables.map(\.name).joined(separator: ","))")
         return parts.joined(separator: " ")
     }

@@ -50,9 +50,13 @@ public struct ParsedConfiguration: Equatable, Sendable {
                 )
             }
         }
+        configuration.keys = KeyBinding.read(
+            file.entries.filter { $0.section == "keys" }, file: file.path, problems: &problems)
         for entry in file.entries {
             // Unknown or broken sections were reported once, above.
             guard let keys = known[entry.section] else { continue }
+            // Its keys are chords, read above.
+            if entry.section == "keys" { continue }
             if entry.section == "table" {
                 guard let name = entry.subsection, let index = tables.firstIndex(where: { $0.name == name })
                 else { continue }

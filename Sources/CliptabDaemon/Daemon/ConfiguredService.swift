@@ -16,9 +16,14 @@ public final class ConfiguredService {
     /// then makes the clipboard with the settings it names, and the service over both.
     ///
     /// Throws the tables of the file that the store refused to set up.
+    ///
+    /// `keys` is where the key service keeps the bindings' states for the bus;
+    /// `keysChanged` gets the bindings of `[keys]` after each reload that applied the file.
+    /// `links` are the tables linked to files, whose problems `Reload` reports too.
     public init(
         configurator: Configurator, configuration: DaemonConfiguration, tables: TableService,
-        makeClipboard: (ClipboardSettings) -> ClipboardPolicy
+        keys: BoundKeys = BoundKeys(), keysChanged: @escaping ([KeyBinding]) -> Void = { _ in },
+        links: LinkedTables? = nil, makeClipboard: (ClipboardSettings) -> ClipboardPolicy
     ) throws(StartFailure) {
         self.configurator = configurator
         var settings = ClipboardSettings()
@@ -27,8 +32,13 @@ public final class ConfiguredService {
         guard failures.isEmpty else { throw StartFailure(lines: failures) }
         let clipboard = makeClipboard(settings)
         service = ClipboardService(
-            tables: tables, clipboard: clipboard,
-            reload: { Self.reload(configurator, tables: tables, clipboard: clipboard) })
+            tables: tables, clipboard: clipboard, keys: keys, links: links,
+            reload: {
+                let problems = Self.reload(configurator, tables: tables, clipboard: clipboard)
+                // A file with problems changed nothing, its keys included.
+                if !configurator.lastReloadRefused { keysChanged(configurator.current.keys) }
+                return problems
+            })
     }
 
     /// Reads the file again and applies it; logs the outcome once and returns the problems

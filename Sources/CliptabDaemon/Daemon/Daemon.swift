@@ -54,6 +54,10 @@ public final class Daemon {
     private var publisher: SignalPublisher?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
     private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
+    /// Opens `cliptab menu` and `cliptab pick` for the keys of `[keys]`.
+    private let keyLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
+    /// Runs the keys of `[keys]`; made once the service is.
+    private var keyService: KeyService?
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -145,11 +149,17 @@ public final class Daemon {
         self.bus = bus
         let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
+        let links = LinkedTables(
+            folder: tablesFolder(configuration), codec: TableFileCodec(),
+            statePath: (try? configurator.dataDirectory(of: configuration)).map { $0 + "/linked-tables" },
+            syncsFiles: configuration.durability == .full)
         let tables = TableService(
-            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(),
+            catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(), mirror: links,
             announce: publisher.announce(_:catalog:))
+        let board = BoundKeys()
         let configured = try ConfiguredService(
-            configurator: configurator, configuration: configuration, tables: tables
+            configurator: configurator, configuration: configuration, tables: tables, keys: board,
+            keysChanged: { [unowned self] keys in logUnbound(keyService?.apply(keys) ?? []) }, links: links
         ) { settings in
             let plan = SessionPlan(environment: environment, choice: configuration.backend)
             let clipboard = makeClipboard(
@@ -165,6 +175,10 @@ public final class Daemon {
         try watchCallers(on: bus, clipboard: service.clipboard)
         try registerDesktopSearch(on: bus, service: service, configurator: configured.configurator)
         limitElements(on: bus, tables: service.tables)
+        let keySource = startKeys(configuration, service: service, board: board)
+        // The files lead: the tables equal them before any client can call.
+        let follower = LinkedTableFollower(tables: tables, links: links, watch: watchFolder())
+        follower.start()
         try ownName(on: bus)
         replacementClaim?.close()
         replacementClaim = nil
@@ -175,8 +189,72 @@ public final class Daemon {
             bus: bus, signals: signals,
             sources: (clipboard.map { [$0 as PollSource] } ?? [])
                 + (remoteDesktop.map { [$0 as PollSource] } ?? [])
-                + [menuLauncher],
+                + [menuLauncher, keyLauncher, follower] + (keySource.map { [$0] } ?? []),
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
+    }
+
+    /// Makes the key service with the binder the session allows, and binds the keys of
+    /// `configuration`; returns the binder's poll source, if it has one.
+    private func startKeys(_ configuration: DaemonConfiguration, service: ClipboardService, board: BoundKeys)
+        -> PollSource?
+    {
+        let route = SessionPlan(environment: environment, choice: configuration.backend).keys
+        var source: PollSource?
+        let launcher = keyLauncher
+        let keys = KeyService(
+            service: service, board: board, launch: { try launcher.open(arguments: $0) },
+            unboundReason: { route.unboundReason(for: $0) }
+        ) { events in
+            let binder: KeyBinder?
+            switch route {
+            case .grab(let display): binder = X11KeyBinder(display: display, events: events)
+            case .sway(let socket): binder = SwayKeyBinder(socket: socket, events: events)
+            case .globalShortcuts:
+                // The desktop answers later (after its dialog): its states replace the
+                // "not bound yet" that `bind` gave.
+                binder = bus.map { bus in
+                    GlobalShortcutsBinder(
+                        bus: bus, registration: hostRegistration(on: bus), events: events,
+                        states: { [weak self] states in self?.desktopBound(states, on: board) })
+                }
+            case .none: binder = nil
+            }
+            source = binder as? PollSource
+            return binder
+        }
+        keyService = keys
+        logUnbound(keys.apply(configuration.keys))
+        return source
+    }
+
+    /// Takes the states the desktop's shortcuts portal gave the keys, logging those it did
+    /// not bind.
+    private func desktopBound(_ states: [String: KeyBindingState], on board: BoundKeys) {
+        logUnbound(board.update(states))
+    }
+
+    /// Logs the keys that could not be bound, each once.
+    private func logUnbound(_ lines: [String]) {
+        for line in lines { Log.line(line, level: .warning) }
+    }
+
+    /// The folder of linked tables: `[tables] dir`, else `$XDG_CONFIG_HOME/cliptab/tables`.
+    private func tablesFolder(_ configuration: DaemonConfiguration) -> String {
+        if let directory = configuration.tablesDirectory { return directory }
+        let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
+        return (config ?? (environment("HOME") ?? "") + "/.config") + "/cliptab/tables"
+    }
+
+    /// An inotify instance for the folder of linked tables; nil (the files are read at the
+    /// start only) when the system refuses one.
+    private func watchFolder() -> DirectoryWatch? {
+        do {
+            return try DirectoryWatch.make()
+        } catch {
+            Log.line(
+                "Failed to start inotify: \(error); linked files are read at the start only", level: .warning)
+            return nil
+        }
     }
 
     /// Takes the data directory's lock, then opens the store in it.
@@ -420,6 +498,9 @@ public final class Daemon {
         // announce, and the bus is about to go.
         publisher?.mute()
         publisher = nil
+        // The keys go back to the desktop before the daemon leaves it.
+        keyService?.shutdown()
+        keyService = nil
         remoteDesktop = nil
         portalRegistration = nil
         bus?.close()

@@ -42,6 +42,19 @@ public struct SessionPlan: Equatable, Sendable {
         public var routes: [PasteRoute]
     }
 
+    /// How the keys of `[keys]` are bound in a session.
+    public enum KeyRoute: Equatable, Sendable {
+        /// Grabbed on the root window of this X display (an X11 session, any window manager).
+        case grab(display: String)
+        /// Added to sway's bindings through the IPC socket at this path (`SWAYSOCK`).
+        case sway(socket: String)
+        /// Bound through the GlobalShortcuts portal: GNOME, KDE and Hyprland on Wayland.
+        case globalShortcuts
+        /// Nothing to bind through: the compositor (lower case, as `cliptab keys --print`
+        /// names it) takes its bindings from its own configuration, or nil when unknown.
+        case none(compositor: String?)
+    }
+
     /// The Wayland backend to try, or nil: X11 only.
     public var wayland: Wayland?
     /// The X11 backend, used when `wayland` is nil or refused (not required, no data-control).
@@ -49,6 +62,10 @@ public struct SessionPlan: Equatable, Sendable {
     /// True when the session types through the RemoteDesktop portal: GNOME or KDE on Wayland,
     /// whose compositors offer no virtual keyboard.
     public var usesPortal: Bool
+    /// How the keys of `[keys]` are bound: decided by the session alone, whatever the
+    /// clipboard's backend (a grab under XWayland would see keys only while an X11 window has
+    /// the focus).
+    public var keys: KeyRoute
 
     /// The plan for a session whose variables `environment` looks up (`DISPLAY`,
     /// `WAYLAND_DISPLAY`, `XDG_CURRENT_DESKTOP`), with the backend `choice`.
@@ -77,6 +94,32 @@ public struct SessionPlan: Equatable, Sendable {
         }
         x11 = X11(
             display: display, waylandDisplay: waylandDisplay, blindSpot: blindSpot, routes: [.xtest] + portal)
+        keys = Self.keyRoute(
+            display: display, waylandDisplay: waylandDisplay, desktops: desktops,
+            swaySocket: environment("SWAYSOCK").flatMap { $0.isEmpty ? nil : $0 },
+            hyprland: environment("HYPRLAND_INSTANCE_SIGNATURE").map { !$0.isEmpty } ?? false)
+    }
+
+    /// The compositors that take bindings from their configuration only, by the name
+    /// `XDG_CURRENT_DESKTOP` gives them (upper case) and the one `cliptab keys --print` takes.
+    static let configOnlyCompositors = [
+        "I3": "i3", "NIRI": "niri", "RIVER": "river", "LABWC": "labwc", "WAYFIRE": "wayfire",
+    ]
+
+    /// The key route of a session: sway's IPC where `SWAYSOCK` is set on Wayland; the portal
+    /// on GNOME, KDE and Hyprland; on X11 the root window's grabs (whatever window manager);
+    /// otherwise the compositor named, for its configuration lines.
+    private static func keyRoute(
+        display: String?, waylandDisplay: String?, desktops: Set<String>, swaySocket: String?, hyprland: Bool
+    ) -> KeyRoute {
+        guard waylandDisplay != nil else {
+            if let display { return .grab(display: display) }
+            return .none(compositor: desktops.lazy.compactMap { configOnlyCompositors[$0] }.first)
+        }
+        if let swaySocket { return .sway(socket: swaySocket) }
+        if hyprland || !desktops.isDisjoint(with: ["GNOME", "KDE", "HYPRLAND"]) { return .globalShortcuts }
+        if desktops.contains("SWAY") { return .none(compositor: "sway") }
+        return .none(compositor: desktops.lazy.compactMap { configOnlyCompositors[$0] }.first)
     }
 
     /// Why the X11 fallback was taken, for its status: the compositor at `wayland`'s display
@@ -85,6 +128,31 @@ public struct SessionPlan: Equatable, Sendable {
         wayland.map {
             "the compositor at \($0.display) offers no data-control (\(error)); Wayland "
                 + "programs get copies only where it bridges them"
+        }
+    }
+}
+
+extension SessionPlan.KeyRoute {
+    /// Why `binding` is not bound where the route has no binder, with the line to add to
+    /// the compositor's configuration where it is known.
+    public func unboundReason(for binding: KeyBinding) -> String {
+        let command = (["cliptab"] + binding.action.commandArguments).map(CompositorLines.shellWord)
+            .joined(separator: " ")
+        switch self {
+        case .none(let compositor?):
+            let line = CompositorLines.line(for: binding, compositor: compositor) ?? command
+            return "\(compositor) takes its key bindings from its configuration only; add this line to it: "
+                + "\(line) (all of them: cliptab keys --print \(compositor))"
+        case .none(nil):
+            return "no X11 display, sway or GlobalShortcuts portal to bind keys through; bind the keys to "
+                + "\(command) in the desktop's settings (cliptab keys --print COMPOSITOR prints the lines of "
+                + "\(CompositorLines.compositors.joined(separator: ", ")))"
+        case .globalShortcuts:
+            return
+                "the desktop's GlobalShortcuts portal has not bound this key (no answer yet, or no portal); "
+                + "bind the keys to \(command) in the desktop's settings"
+        case .grab, .sway:
+            return "the binder gave no answer for this key"
         }
     }
 }

@@ -43,6 +43,12 @@ final class SignalPublisher: ChangeAnnouncer {
         propertiesChanged(["ClipboardOwned": .boolean(owned), "ClipboardRowId": .uint64(rowID)])
     }
 
+    /// Publishes where the sequence is now, or that none runs.
+    func announceSequence(_ status: SequenceStatus?) {
+        guard !isMuted else { return }
+        emit(CliptabSignal.sequence(status))
+    }
+
     private func emit(_ signal: CliptabSignal) {
         do {
             try bus.emit(

@@ -19,7 +19,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
     /// What it can do: PRIMARY where the manager has it; readers are "named" by the
     /// keystroke mark they came after, which is what the paste's target is told apart by.
     public var capabilities: SelectionCapabilities {
-        SelectionCapabilities(primary: primarySupported, namesReaders: true)
+        SelectionCapabilities(primary: primarySupported, namesReaders: true, readersByKeystrokes: true)
     }
     /// Makes the virtual keyboard on each new connection, for the key injector.
     private let keyboards: VirtualKeyboardSupply?
@@ -184,7 +184,9 @@ public final class WaylandSelectionBackend: SelectionBackend {
         events.append(
             .served(
                 selection, ownership.stamp, reader: transfer.keystrokesBefore,
-                textDelivered: text && transfer.isComplete))
+                textDelivered: text && transfer.isComplete,
+                // Readers are anonymous: a sequence judges a read by when it began.
+                origin: ReadOrigin(client: nil, isClipboardManager: false, startedAt: transfer.startedAt)))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {

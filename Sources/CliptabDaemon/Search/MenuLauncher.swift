@@ -54,20 +54,28 @@ public final class MenuLauncher: PollSource {
     ///
     /// Throws `LimitExceeded` within `reopenPauseMilliseconds` of the last menu's end.
     public func open(words: [String], table: String?) throws {
+        try open(arguments: Self.arguments(words: words, table: table))
+    }
+
+    /// Starts `cliptab` with `arguments` (a key's `menu` or `pick`), as `open(words:table:)`
+    /// does: not while the last one started is still running, nor within the pause after it.
+    public func open(arguments: [String]) throws {
         let now = clock()
         noticeEnd(now: now)
         if running != nil {
-            Log.line("LaunchSearch: a menu opened before is still open; not opening another", level: .debug)
+            Log.line(
+                "cliptab \(arguments.first ?? ""): one opened before is still open; not opening another",
+                level: .debug)
             return
         }
         if let closedAt, now < closedAt + Self.reopenPauseMilliseconds {
             throw CliptabError(
                 .limitExceeded,
-                "cliptab's menu was closed \(now - closedAt) ms ago; LaunchSearch opens it again "
+                "cliptab's menu was closed \(now - closedAt) ms ago; it is opened again "
                     + "\(Self.reopenPauseMilliseconds) ms after it was closed at the earliest, so that the "
                     + "keyboard it grabs goes back to the user")
         }
-        running = try start(Self.arguments(words: words, table: table))
+        running = try start(arguments)
     }
 
     /// The open menu's pidfd: readable once it ends.

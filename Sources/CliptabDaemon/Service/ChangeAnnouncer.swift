@@ -13,4 +13,6 @@ public protocol ChangeAnnouncer: AnyObject {
     /// Announces that this daemon now holds the clipboard or not, with the copied row's id
     /// (0: none, a section copy, or another program's content put back).
     func announceClipboard(owned: Bool, rowID: UInt64)
+    /// Announces where the running sequence is now, or (nil) that none runs any more.
+    func announceSequence(_ status: SequenceStatus?)
 }

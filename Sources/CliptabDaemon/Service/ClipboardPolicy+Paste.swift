@@ -36,6 +36,12 @@ extension ClipboardPolicy {
             startBy: clock() + Self.maxPasteWaitMilliseconds, completion: completion)
         run.window = window
         run.caretLeft = caretLeft
+        try enqueue(run)
+    }
+
+    /// Begins `run` now, or queues it behind the one under way; `LimitExceeded` when
+    /// `maxWaitingPastes` already wait.
+    func enqueue(_ run: PasteRun) throws {
         guard current != nil else { return begin(run) }
         guard waiting.count < Self.maxWaitingPastes else {
             throw CliptabError(
@@ -78,7 +84,10 @@ extension ClipboardPolicy {
             run.completion(
                 .failure(CliptabError(.clipboardUnavailable, "the caller left before its paste began")))
         }
-        if let run = current, run.caller == caller, run.phase == .preparing || run.phase == .readingPrevious {
+        // A fill under way types no further row once its caller is gone.
+        if let run = current, run.caller == caller,
+            run.phase == .preparing || run.phase == .readingPrevious || run.fill != nil
+        {
             run.cancelled = true
         }
     }
@@ -92,6 +101,7 @@ extension ClipboardPolicy {
         var deadlines = waiting.map(\.startBy)
         if let run = current, run.phase == .waiting { deadlines.append(run.settleDeadline ?? run.deadline) }
         if let run = current, run.phase == .preparing { deadlines.append(run.readyAt ?? run.deadline) }
+        if let run = current, run.phase == .offering { deadlines.append(run.deadline) }
         return deadlines.min()
     }
 
@@ -123,6 +133,11 @@ extension ClipboardPolicy {
     /// Nothing to type into: the text becomes a plain copy, for a paste by hand, and the
     /// reply says why at once.
     private func copyInstead(_ run: PasteRun, _ refusal: NoPasteTarget) {
+        // A fill's rows are no text to paste by hand: it only says why nothing was typed.
+        guard run.fill == nil else {
+            run.reason = refusal.reason
+            return finish(run)
+        }
         do {
             try copy(run.text, isSecret: run.isSecret, rowID: run.rowID)
             run.reason = refusal.reason + "; the text is on the clipboard instead, to paste by hand"
@@ -159,19 +174,46 @@ extension ClipboardPolicy {
             run.reason = "the caller left before the paste was typed"
             return finish(run)
         }
+        guard offer(run) else { return }
+        sendKeys(run, separator: nil)
+    }
+
+    /// Copies the run's text (its current row, for a fill); false when that failed and the
+    /// run was answered.
+    func offer(_ run: PasteRun) -> Bool {
         let stamp: OwnershipStamp
         do {
             // CLIPBOARD only: PRIMARY keeps what the person selected.
             stamp = try backend.own(.clipboard, .text(run.text), secret: run.isSecret, replacing: nil)
         } catch {
-            return fail(run, Self.clipboardError(error))
+            // A fill past its first row has the person's clipboard to put back.
+            guard let fill = run.fill, fill.index > 0 else {
+                fail(run, Self.clipboardError(error))
+                return false
+            }
+            run.reason = "the row was not copied: \(Self.clipboardError(error).message)"
+            restore(run)
+            finish(run)
+            return false
         }
         run.stamp = stamp
         held[.clipboard] = HeldSelection(
             stamp: stamp, rowID: run.rowID, secret: run.isSecret, content: .text(run.text))
         if run.isSecret { armSecretClear([.clipboard: stamp], text: run.text) }
+        return true
+    }
+
+    /// Sends `separator` (a fill's key between two rows) if any, then the chord to the
+    /// focused window; waits for the fetch.
+    func sendKeys(_ run: PasteRun, separator: KeyChord?) {
         let paste = settings.focusPaste
         do {
+            if let separator { try injector?.send(separator, repressModifiers: false) }
+            // A fill's later row asks again, after the separator: the focus may have moved,
+            // and on Wayland the target's reads are those after the next keystroke mark.
+            if let fill = run.fill, fill.index > 0, let target = try injector?.focusedTarget() {
+                run.target = target
+            }
             try injector?.send(
                 paste.chord(names: run.target?.names ?? []), repressModifiers: paste.repressModifiers)
         } catch {
@@ -181,6 +223,8 @@ extension ClipboardPolicy {
             return finish(run)
         }
         run.phase = .waiting
+        run.delivered = false
+        run.settleDeadline = nil
         run.deadline = clock() + UInt64(run.timeoutMilliseconds)
     }
 
@@ -214,8 +258,10 @@ extension ClipboardPolicy {
                     "the desktop did not let cliptabd type within \(Self.maxPrepareMilliseconds / 1000) s (is its "
                         + "remote-desktop consent dialog still waiting for an answer?)"))
         }
+        if let run = current, run.phase == .offering { return fillOffered(run, now: now) }
         guard let run = current, run.phase == .waiting else { return }
         if backend.currentStamp(.clipboard) != run.stamp {
+            if run.delivered, run.fill?.hasNext == true { return fillTakenOver(run) }
             let note =
                 run.delivered
                 ? "another program took the clipboard right after the paste; it was left alone"
@@ -225,6 +271,7 @@ extension ClipboardPolicy {
             return finish(run)
         }
         if let settle = run.settleDeadline, now >= settle {
+            if run.fill?.hasNext == true { return fillNext(run) }
             moveCaret(run)
             restore(run)
             finish(run)
@@ -256,35 +303,43 @@ extension ClipboardPolicy {
     ///
     /// The backend keeps the server's rule that a copy made since wins. A secret with
     /// nothing to put back is taken off.
-    private func restore(_ run: PasteRun) {
+    func restore(_ run: PasteRun) {
         guard let stamp = run.stamp, backend.currentStamp(.clipboard) == stamp else { return }
         guard settings.focusPaste.restore, let previous = run.previous else {
             if run.isSecret { takeOff(run, stamp) }
             return
         }
         do {
-            switch previous {
-            case .own(let earlier):
-                let restored = try backend.own(
-                    .clipboard, earlier.content, secret: earlier.secret, replacing: stamp)
-                held[.clipboard] = HeldSelection(
-                    stamp: restored, rowID: earlier.rowID, secret: earlier.secret, content: earlier.content)
-                // A secret put back keeps the deadline of its copy.
-                moveSecretClear(of: .clipboard, from: earlier.stamp, to: restored)
-            case .other(let saved):
-                let restored = try backend.own(
-                    .clipboard, .saved(saved), secret: saved.isMarkedSecret, replacing: stamp)
-                held[.clipboard] = HeldSelection(
-                    stamp: restored, rowID: 0, secret: saved.isMarkedSecret, content: .saved(saved))
-                // A password manager's text, put back, is a secret copy of ours now.
-                if saved.isMarkedSecret { armSecretClear([.clipboard: restored], text: nil) }
-            }
+            try putBack(previous, replacing: stamp)
         } catch {
             run.notes.append("the clipboard was not restored: \(error)")
             if backend.currentStamp(.clipboard) == stamp, run.isSecret { takeOff(run, stamp) }
         }
         if held[.clipboard].map({ backend.currentStamp(.clipboard) != $0.stamp }) ?? false {
             held[.clipboard] = nil
+        }
+    }
+
+    /// Puts `previous` back in place of our ownership `stamp` of the clipboard, if that is
+    /// still the current one; the restore of a paste and the end of a sequence.
+    func putBack(_ previous: PasteRun.Previous, replacing stamp: OwnershipStamp) throws {
+        switch previous {
+        case .own(let earlier):
+            let restored = try backend.own(
+                .clipboard, earlier.content, secret: earlier.secret, replacing: stamp)
+            held[.clipboard] = HeldSelection(
+                stamp: restored, rowID: earlier.rowID, secret: earlier.secret, content: earlier.content)
+            // A secret put back keeps the deadline of its copy; a sequence's row put back
+            // after a paste goes on.
+            moveSecretClear(of: .clipboard, from: earlier.stamp, to: restored)
+            if let sequence, sequence.stamp == earlier.stamp { sequence.stamp = restored }
+        case .other(let saved):
+            let restored = try backend.own(
+                .clipboard, .saved(saved), secret: saved.isMarkedSecret, replacing: stamp)
+            held[.clipboard] = HeldSelection(
+                stamp: restored, rowID: 0, secret: saved.isMarkedSecret, content: .saved(saved))
+            // A password manager's text, put back, is a secret copy of ours now.
+            if saved.isMarkedSecret { armSecretClear([.clipboard: restored], text: nil) }
         }
     }
 
@@ -301,10 +356,18 @@ extension ClipboardPolicy {
     }
 
     /// Answers the paste with its result and starts the next.
-    private func finish(_ run: PasteRun) {
+    ///
+    /// A fill's reason is placed at the row it stopped at (`row 3 of 5: …`), and it counts
+    /// the rows fetched: those before that row, and that row if it was.
+    func finish(_ run: PasteRun) {
         end(run)
-        run.completion(
-            .success(FocusPasteResult(delivered: run.delivered, reason: run.reason, notes: run.notes)))
+        var result = FocusPasteResult(delivered: run.delivered, reason: run.reason, notes: run.notes)
+        if let fill = run.fill {
+            result.filled = fill.index + (run.delivered ? 1 : 0)
+            result.delivered = run.delivered && !fill.hasNext
+            if !run.reason.isEmpty { result.reason = fill.placed(run.reason) }
+        }
+        run.completion(.success(result))
         next()
     }
 

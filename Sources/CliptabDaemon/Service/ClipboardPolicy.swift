@@ -36,6 +36,8 @@ public final class ClipboardPolicy: PollSource {
     /// The paste under way and those waiting.
     var current: PasteRun?
     var waiting: [PasteRun] = []
+    /// The sequence running, if any (`ClipboardPolicy+Sequence.swift`).
+    var sequence: SequenceRun?
 
     /// The settings in force; a reload puts new ones here (and into the backend).
     public var settings: ClipboardSettings {
@@ -106,9 +108,12 @@ public final class ClipboardPolicy: PollSource {
         if owned { announcer.announceClipboard(owned: false, rowID: 0) }
     }
 
-    /// At exit: every secret selection is given up, then a non-secret clipboard is handed
-    /// to a clipboard manager where one runs.
+    /// At exit: a sequence ends (the clipboard from before it back), every secret selection
+    /// is given up, then a non-secret clipboard is handed to a clipboard manager where one
+    /// runs.
     public func shutdown() {
+        // The clipboard from before a sequence is what the person had: it is what goes on.
+        stopSequence()
         for (selection, held) in held where held.secret {
             backend.release(selection, held.stamp)
             self.held[selection] = nil
@@ -158,16 +163,16 @@ public final class ClipboardPolicy: PollSource {
             // not reached the backend yet (an X11 SelectionClear still unread) makes that
             // release a no-op, and the manager would serve the secret on.
             if current == stamp || current == nil, let text = clear.text {
-                clearTakenOver(selection, text: text)
+                clearTakenOver(selection, texts: [text])
             }
         }
     }
 
-    /// Reads `selection` back; if another program serves exactly `text`, takes the
+    /// Reads `selection` back; if another program serves exactly one of `texts`, takes the
     /// selection and gives it up, leaving it empty.
-    private func clearTakenOver(_ selection: ClipboardSelection, text: String) {
+    func clearTakenOver(_ selection: ClipboardSelection, texts: Set<String>) {
         backend.readText(selection) { [weak self] result in
-            guard let self, case .success(let read) = result, read.text == text,
+            guard let self, case .success(let read) = result, texts.contains(read.text),
                 self.backend.currentStamp(selection) == nil,
                 let stamp = try? self.backend.own(selection, .text(""), secret: true, replacing: nil)
             else { return }
@@ -191,19 +196,24 @@ public final class ClipboardPolicy: PollSource {
                 if selection == .clipboard && current?.stamp != stamp {
                     announcer.announceClipboard(owned: false, rowID: 0)
                 }
-            case .served(let selection, let stamp, let reader, let textDelivered):
+            case .served(let selection, let stamp, let reader, let textDelivered, let origin):
                 pasteServed(selection, stamp, reader: reader, textDelivered: textDelivered, now: now)
+                if textDelivered {
+                    sequenceServed(selection, stamp, reader: reader, origin: origin, now: now)
+                }
             }
         }
         processPastes(now: now)
+        processSequence(now: now)
         clearExpiredSecrets(now: now)
     }
 
-    /// The earliest of the backend's deadline, a paste's and a secret's.
+    /// The earliest of the backend's deadline, a paste's, the sequence's and a secret's.
     public func nextDeadline() -> UInt64? {
         var deadlines = secretClears.map(\.deadline)
         if let deadline = backend.nextDeadline() { deadlines.append(deadline) }
         if let deadline = pasteDeadline { deadlines.append(deadline) }
+        if let deadline = sequenceDeadline { deadlines.append(deadline) }
         return deadlines.min()
     }
 }

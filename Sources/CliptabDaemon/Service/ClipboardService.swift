@@ -21,14 +21,26 @@ public final class ClipboardService {
     public let templateCache = TemplateCache()
     /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
     let clock: () -> Int64 = LocalZone.now
+    /// The keys of `[keys]` and what became of each (`KeyBindings`).
+    public let keys: BoundKeys
     /// Re-reads the configuration file into the tables and the clipboard.
     private let reloadConfiguration: () -> [String]
+    /// The tables linked to files, when the daemon follows a folder.
+    public let links: LinkedTables?
 
     /// Makes the service over `tables` and `clipboard` (each announcing its changes as it
-    /// was made to); `reload` re-reads the configuration file for `reload()`.
-    public init(tables: TableService, clipboard: ClipboardPolicy, reload: @escaping () -> [String]) {
+    /// was made to); `reload` re-reads the configuration file for `reload()`; `keys` holds the
+    /// bindings' states the key service leaves there; `links` are the tables linked to files
+    /// (nil: none).
+    public init(
+        tables: TableService, clipboard: ClipboardPolicy, keys: BoundKeys = BoundKeys(),
+        links: LinkedTables? = nil,
+        reload: @escaping () -> [String]
+    ) {
         self.tables = tables
         self.clipboard = clipboard
+        self.keys = keys
+        self.links = links
         reloadConfiguration = reload
     }
 
@@ -38,6 +50,8 @@ public final class ClipboardService {
     /// come here.
     public func reload() -> [String] {
         var problems = reloadConfiguration()
+        // The linked files that cannot be applied or are left alone: reported, as the file's are.
+        problems += links?.problems ?? []
         let zone = LocalZone.load(environment: ConfigLocation.variable)
         self.zone = zone.zone
         if let problem = zone.problem {

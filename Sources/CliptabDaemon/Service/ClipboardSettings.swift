@@ -40,6 +40,9 @@ public struct ClipboardSettings: Equatable, Sendable {
     public var incrementalTimeoutMilliseconds = 5_000
     /// How `PasteToFocus` pastes.
     public var focusPaste = FocusPasteSettings()
+    /// How long a sequence left alone runs before it ends and puts the clipboard back, in
+    /// milliseconds (`[sequence] idle_ms`).
+    public var sequenceIdleMilliseconds = 120_000
 
     /// The defaults.
     public init() {}

@@ -8,11 +8,15 @@ public struct FocusPasteResult: Equatable, Sendable {
     public var reason: String
     /// What else happened that the log should tell (never any text).
     public var notes: [String]
+    /// The rows the focused window fetched: 1 or 0 for a paste, how many of its rows for a
+    /// fill (`FillToFocus`).
+    public var filled: Int
 
     /// Makes a result.
     public init(delivered: Bool, reason: String, notes: [String] = []) {
         self.delivered = delivered
         self.reason = reason
         self.notes = notes
+        filled = delivered ? 1 : 0
     }
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 
-/// One paste into the focused window, from its arrival to its reply.
+/// One paste into the focused window, from its arrival to its reply; a fill is one run that
+/// types its rows in turn (`fill`).
 final class PasteRun {
     /// Where the paste is.
     enum Phase: Equatable {
@@ -12,6 +13,9 @@ final class PasteRun {
         case preparing
         /// Reading what is on the clipboard now, to put it back afterwards.
         case readingPrevious
+        /// A fill's next row is on the clipboard, its keys not sent yet: clipboard managers'
+        /// reads of the new offer begin meanwhile and are not taken for the target's.
+        case offering
         /// The chord went out; waiting for the target to fetch the text.
         case waiting
         /// Answered.
@@ -26,9 +30,10 @@ final class PasteRun {
         case other(SavedClipboard)
     }
 
-    let text: String
-    let isSecret: Bool
-    let rowID: UInt64
+    /// The text typed now: a fill's current row.
+    var text: String
+    var isSecret: Bool
+    var rowID: UInt64
     let timeoutMilliseconds: Int
     /// The caller's unique bus name: its disconnect cancels the paste before it types.
     let caller: String?
@@ -46,7 +51,8 @@ final class PasteRun {
     var previous: Previous?
     /// The ownership of the pasted copy, once made.
     var stamp: OwnershipStamp?
-    /// When the wait for the injector (`preparing`) or for the fetch (`waiting`) ends.
+    /// When the wait for the injector (`preparing`) or for the fetch (`waiting`) ends, or
+    /// when a fill's offered row gets its keys (`offering`).
     var deadline: UInt64 = 0
     /// When the injector, ready later than at once, may type: after the consent dialog gave
     /// the focus back.
@@ -57,8 +63,11 @@ final class PasteRun {
     /// Why the paste did not deliver, when it did not.
     var reason = ""
     var notes: [String] = []
-    /// Set when the caller went away before the chord was sent: it is never sent.
+    /// Set when the caller went away before the chord was sent: it is never sent (a fill
+    /// types no further row).
     var cancelled = false
+    /// The rows of a fill and where it is; nil for a paste of one text.
+    var fill: FillPlan?
 
     init(
         text: String, isSecret: Bool, rowID: UInt64, timeoutMilliseconds: Int, caller: String?,

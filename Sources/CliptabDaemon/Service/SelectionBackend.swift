@@ -27,12 +27,19 @@ public struct SelectionCapabilities: Equatable, Sendable {
     /// an X11 window has the focus (wlroots, KWin) sees an older owner then: reads for the
     /// user are refused rather than answered with a stale text.
     public var blindSpot: String?
+    /// Readers are told apart only by the keystrokes sent before their reads (Wayland's
+    /// marks), so a clipboard manager's read of a new offer that begins after a chord looks
+    /// like the target's.
+    public var readersByKeystrokes: Bool
 
     /// Makes a declaration.
-    public init(primary: Bool, namesReaders: Bool, blindSpot: String? = nil) {
+    public init(
+        primary: Bool, namesReaders: Bool, blindSpot: String? = nil, readersByKeystrokes: Bool = false
+    ) {
         self.primary = primary
         self.namesReaders = namesReaders
         self.blindSpot = blindSpot
+        self.readersByKeystrokes = readersByKeystrokes
     }
 }
 
@@ -71,8 +78,30 @@ public enum SelectionEvent: Equatable, Sendable {
     /// or compositor went away.
     case lost(ClipboardSelection, OwnershipStamp)
     /// A program read the ownership `stamp` of `selection`; `reader` identifies it when the
-    /// backend `namesReaders`; `textDelivered` when it now holds the whole text.
-    case served(ClipboardSelection, OwnershipStamp, reader: UInt64?, textDelivered: Bool)
+    /// backend `namesReaders`; `textDelivered` when it now holds the whole text; `origin`
+    /// (for a text delivered) who read and when the read began, as a sequence counts pastes
+    /// (nil: `reader`, begun now).
+    case served(
+        ClipboardSelection, OwnershipStamp, reader: UInt64?, textDelivered: Bool, origin: ReadOrigin? = nil)
+}
+
+/// Who read a text of ours and when the read began, for the count of a sequence's pastes
+/// (`SequencePasteRule`).
+public struct ReadOrigin: Equatable, Sendable {
+    /// The reading program where the backend can tell programs apart (X11: the requestor's
+    /// client); nil on Wayland, where readers are anonymous.
+    public var client: UInt64?
+    /// True when that program owns `CLIPBOARD_MANAGER` (X11).
+    public var isClipboardManager: Bool
+    /// When the read began (monotonic milliseconds).
+    public var startedAt: UInt64
+
+    /// Makes an origin.
+    public init(client: UInt64?, isClipboardManager: Bool, startedAt: UInt64) {
+        self.client = client
+        self.isClipboardManager = isClipboardManager
+        self.startedAt = startedAt
+    }
 }
 
 /// A clipboard backend: owns selections with content, serves them, reads what other

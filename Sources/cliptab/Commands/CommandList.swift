@@ -9,10 +9,11 @@ enum CommandList {
             GetCommand.self, AddCommand.self, InsertCommand.self, SetCommand.self, RemoveCommand.self,
             RemoveWhereCommand.self, MoveCommand.self, SectionAddCommand.self, SectionRemoveCommand.self,
             SectionMoveCommand.self, SectionTitleCommand.self, ActionsCommand.self, DoCommand.self,
-            CopyCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self, ExportCommand.self,
-            ImportCommand.self, ApplyCommand.self, EditCommand.self, WatchCommand.self, StatusCommand.self,
+            CopyCommand.self, FillCommand.self, CutCommand.self, PasteCommand.self, ClipCommand.self,
+            ExportCommand.self, ImportCommand.self, ApplyCommand.self, EditCommand.self, LinkCommand.self,
+            UnlinkCommand.self, WatchCommand.self, StatusCommand.self,
             ReloadCommand.self, MenuCommand.self,
-            PickCommand.self, NameCommand.self,
+            PickCommand.self, NameCommand.self, SequenceCommand.self, KeysCommand.self,
             HelpCommand.self, CompletionCommand.self,
         ]
     }
@@ -42,6 +43,7 @@ enum CommandList {
         case "actions": return ActionsCommand.self
         case "do": return DoCommand.self
         case "copy": return CopyCommand.self
+        case "fill": return FillCommand.self
         case "cut": return CutCommand.self
         case "paste": return PasteCommand.self
         case "clip": return ClipCommand.self
@@ -49,12 +51,16 @@ enum CommandList {
         case "import": return ImportCommand.self
         case "apply": return ApplyCommand.self
         case "edit": return EditCommand.self
+        case "link": return LinkCommand.self
+        case "unlink": return UnlinkCommand.self
         case "watch": return WatchCommand.self
         case "status": return StatusCommand.self
         case "reload": return ReloadCommand.self
         case "menu": return MenuCommand.self
         case "pick": return PickCommand.self
         case "name": return NameCommand.self
+        case "sequence": return SequenceCommand.self
+        case "keys": return KeysCommand.self
         case "help": return HelpCommand.self
         case "completion": return CompletionCommand.self
         default: return nil

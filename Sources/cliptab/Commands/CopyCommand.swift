@@ -27,12 +27,21 @@ struct CopyCommand: CLICommand {
             terminal (elsewhere the call fails naming them). --raw copies the stored text. A text
             filled in with a secret ({snippet:…} of a secret table, or a {clipboard} its owner
             marked as a password) is a secret copy: cleared after secret_clear_ms, never printed.
+
+            With --sequence the rows from S:R to the end of its section (or --count N of them)
+            are pasted one per Ctrl+V: the first is on the clipboard, each paste by a window puts
+            the next there, and after the last the clipboard from before comes back. It prints
+            where it is (1 of 5: TABLE @HEADER); cliptab sequence shows it later, cliptab
+            sequence --stop ends it. See docs/cli.md.
             """ + "\n\n" + addressingHelp,
         arguments: [.table, .cell()],
         options: [
             .flag("--paste", help: "paste into the focused window and restore the clipboard"),
             .flag("--quiet", short: "-q", help: "print nothing"),
             .flag("--raw", help: "copy a template's stored text, placeholders and all"),
+            .flag(
+                "--sequence", help: "paste the rows from S:R on one per paste, then put the clipboard back"),
+            .value("--count", "N", help: "with --sequence: this many rows (default: to the section's end)"),
             .repeatedValue(
                 "--set", "LABEL=VALUE", help: "the value of a template's {input:LABEL} (repeatable)"),
         ])
@@ -43,9 +52,14 @@ struct CopyCommand: CLICommand {
     private let quiet: Bool
     private let raw: Bool
     private let values: TemplateValues
+    /// With `--sequence`: how many rows (0: to the section's end); nil without it.
+    private let sequenceCount: UInt64?
 
     /// Names the table only: a secret's text must never reach a notification.
-    var successNotice: String? { paste ? "Pasted from \(table)" : "Copied from \(table)" }
+    var successNotice: String? {
+        sequenceCount != nil
+            ? "Sequence from \(table)" : paste ? "Pasted from \(table)" : "Copied from \(table)"
+    }
 
     /// Takes the checked arguments; throws a `UsageError` for one that does not parse.
     init(_ arguments: ParsedArguments) throws(UsageError) {
@@ -58,6 +72,21 @@ struct CopyCommand: CLICommand {
         if raw && (paste || !values.isEmpty) {
             throw arguments.error("--raw copies the stored text: it takes neither --paste nor --set")
         }
+        if arguments.flag("--sequence") {
+            guard !paste && !raw && values.isEmpty else {
+                throw arguments.error("--sequence takes neither --paste, --raw nor --set")
+            }
+            let count = arguments.value("--count")
+            guard let number = UInt64(count ?? "0"), count.map({ $0.allSatisfy(\.isASCII) }) ?? true,
+                count == nil || number > 0
+            else {
+                throw arguments.error("--count \"\(count ?? "")\" is not a number of rows from 1")
+            }
+            sequenceCount = number
+        } else {
+            guard arguments.value("--count") == nil else { throw arguments.error("--count needs --sequence") }
+            sequenceCount = nil
+        }
     }
 
     /// Resolves the address, copies the text filled in and prints it as it is (unless quiet
@@ -65,6 +94,13 @@ struct CopyCommand: CLICommand {
     /// reports the daemon's reason when the text was not delivered.
     func run(_ context: CommandContext) throws {
         let (section, row) = try context.resolve(cell, in: table)
+        if let sequenceCount {
+            let position = try context.daemon { client in
+                try client.startSequence(table, section: section, row: row, count: sequenceCount)
+            }
+            if !quiet { try context.output.line(position.line) }
+            return
+        }
         let cell = TableCell(table, section: section, row: row)
         guard paste else {
             // The reply says whether the text is secret: a secret table's row, or a text that

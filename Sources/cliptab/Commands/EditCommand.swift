@@ -54,6 +54,7 @@ struct EditCommand: CLICommand {
     }
 
     private func editTable(_ context: CommandContext) throws {
+        if let file = try linkedFile(context) { return try editLinked(file, context) }
         let directory = try EditorSession.directory(secret: try context.isSecret(table))
         let (revision, text) = try stable(context) {
             try context.daemon { try $0.exportTable(table, format: "yaml") }
@@ -102,6 +103,52 @@ struct EditCommand: CLICommand {
             } catch {
                 writeToStandardError("cliptab: nothing was applied; the text is kept in \(session.path)\n")
                 throw error
+            }
+        }
+    }
+
+    /// The file the table is linked to, if it is (nil too from a daemon without links).
+    private func linkedFile(_ context: CommandContext) throws -> String? {
+        do {
+            return try context.daemon { client in
+                try client.links().links.first { $0.table == table }?.file
+            }
+        } catch CLIFailure.refused(let error) where error.name == BusErrorName.unknownMethod {
+            return nil
+        }
+    }
+
+    /// Edits a linked table's file where it is; cliptabd applies it when saved.
+    ///
+    /// A document error (checked with a dry run) opens the editor again, the error on standard error;
+    /// saving it unchanged leaves the file as saved, and the table as it was until it is fixed.
+    private func editLinked(_ file: String, _ context: CommandContext) throws {
+        let session = EditorSession(path: file)
+        let before = try session.read()
+        var refused: [UInt8]?
+        while true {
+            try session.runEditor()
+            let saved = try session.read()
+            if saved == before && refused == nil {
+                try context.output.line("no changes")
+                return
+            }
+            if let refused, refused == saved {
+                throw CLIFailure.reported(
+                    "\(file) stays as you saved it; cliptabd leaves table \"\(table)\" as it was, and refuses "
+                        + "changes to it, until the file is fixed")
+            }
+            do {
+                let document = try InputReader.text(saved, source: file)
+                _ = try TableFileApply.apply(
+                    context, table: table, document: document, revision: 0, dryRun: true)
+                try context.output.line("saved \(file); cliptabd applies it to table \"\(table)\"")
+                return
+            } catch CLIFailure.refused(let error) where Self.reopens(error.name) {
+                writeToStandardError(
+                    "cliptab: \(file): \(error.message) (\(error.name)); fix the file and save it, "
+                        + "or save it unchanged to leave it so\n")
+                refused = saved
             }
         }
     }

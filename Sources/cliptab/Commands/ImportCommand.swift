@@ -115,7 +115,7 @@ enum SnippetImportCall {
     }
 
     /// `path` made absolute against the working directory, for the daemon, which has its own.
-    private static func absolute(_ path: String) -> String {
+    static func absolute(_ path: String) -> String {
         guard !path.hasPrefix("/") else { return path }
         var buffer = [CChar](repeating: 0, count: 4096)
         guard getcwd(&buffer, buffer.count) != nil else { return path }

@@ -65,6 +65,7 @@ final class CommandContext {
 
     /// Runs `body` with the daemon's client (connected on first use); a failure of its
     /// calls is thrown as the CLI says it.
+    @discardableResult
     func daemon<Answer>(_ body: (CliptabClient) throws -> Answer) throws -> Answer {
         let client = try daemon()
         do {

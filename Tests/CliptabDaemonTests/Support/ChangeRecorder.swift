@@ -16,6 +16,8 @@ final class ChangeRecorder: ChangeAnnouncer {
     private(set) var events: [TableEvent] = []
     /// Every change of the hold on the clipboard, in order.
     private(set) var clipboardChanges: [ClipboardChange] = []
+    /// Every move of a sequence (nil: it ended), in order.
+    private(set) var sequenceChanges: [SequenceStatus?] = []
 
     /// Records a committed change.
     func announce(_ event: TableEvent, catalog: Catalog) { events.append(event) }
@@ -24,4 +26,7 @@ final class ChangeRecorder: ChangeAnnouncer {
     func announceClipboard(owned: Bool, rowID: UInt64) {
         clipboardChanges.append(ClipboardChange(owned: owned, rowID: rowID))
     }
+
+    /// Records a move of a sequence.
+    func announceSequence(_ status: SequenceStatus?) { sequenceChanges.append(status) }
 }

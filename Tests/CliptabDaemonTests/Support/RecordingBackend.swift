@@ -206,10 +206,10 @@ final class RecordingBackend: SelectionBackend {
     }
 
     /// A program `reader` reads the current CLIPBOARD ownership (the whole text when
-    /// `delivered`).
-    func read(by reader: UInt64?, delivered: Bool = true) {
+    /// `delivered`), begun when the policy handles it unless `origin` says otherwise.
+    func read(by reader: UInt64?, delivered: Bool = true, origin: ReadOrigin? = nil) {
         guard let stamp = currentStamp(.clipboard) else { return }
-        pending.append(.served(.clipboard, stamp, reader: reader, textDelivered: delivered))
+        pending.append(.served(.clipboard, stamp, reader: reader, textDelivered: delivered, origin: origin))
     }
 }
 
