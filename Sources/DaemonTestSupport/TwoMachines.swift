@@ -47,6 +47,13 @@ public final class Machine {
     public func cliptab(_ arguments: String..., input: String? = nil, environment: [String: String] = [:])
         throws -> CommandResult
     {
+        try cliptab(arguments, input: input, environment: environment)
+    }
+
+    /// Runs the built `cliptab` with the argument list `arguments` in this machine's session.
+    public func cliptab(_ arguments: [String], input: String? = nil, environment: [String: String] = [:])
+        throws -> CommandResult
+    {
         try ChildProcess.run(
             BuiltProducts.path(of: "cliptab"), arguments,
             environment: clientEnvironment.merging(environment) { $1 }, input: input.map { Array($0.utf8) },
@@ -81,6 +88,13 @@ public final class TwoMachines {
             first.stop()
             throw error
         }
+    }
+
+    /// Starts both on the two folders `pair` keeps in step: the first machine follows the
+    /// pair's folder on `a`, the second the one on `b` (files already there are applied at
+    /// each start).
+    public convenience init(syncedBy pair: SyncthingPair, config: String = "") throws {
+        try self.init(folders: (pair.folderPath(on: .a), pair.folderPath(on: .b)), config: config)
     }
 
     /// Stops both daemons and their buses.
