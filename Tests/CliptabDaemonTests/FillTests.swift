@@ -14,8 +14,10 @@ import Testing
 struct FillTests {
     /// A desk whose table "f" has the section "form" (first, second, third) and another
     /// section after it; "s" is a secret table of two rows.
-    static func desk() throws -> PasteDesk {
-        let desk = try PasteToFocusTests.desk()
+    ///
+    /// `config` is the daemon's, as `PasteToFocusTests.desk` takes it.
+    static func desk(config: String = "[paste_to_focus]\ntimeout_ms = 3000\n") throws -> PasteDesk {
+        let desk = try PasteToFocusTests.desk(config: config)
         try desk.call(
             "ImportTable",
             [s("f"), s("lines"), s("## form\nfirst\nsecond ü\nthird\n## after\nnot typed\n"), b(false)])

@@ -86,6 +86,35 @@ struct KeyBindingX11Tests {
             "the entry holds \(field.text.debugDescription): \(desk.log)")
     }
 
+    /// A `fill` key fills the GTK form of `FillTests` once its keys are up; a `sequence` key,
+    /// pressed while the fill's keys are still down, starts a sequence that `cliptab sequence`
+    /// reports, and nothing is typed before the release.
+    @Test func fillAndSequenceFromGrabbedKeys() throws {
+        let desk = try FillTests.desk(
+            config: "[paste_to_focus]\ntimeout_ms = 3000\n[keys]\nSuper+Alt+F = fill f @form:0\n"
+                + "Super+Alt+S = sequence f @form:1 count=2\n")
+        #expect(try Self.bindings(desk).map(\.state) == ["grabbed", "grabbed"], "\(desk.log)")
+        try desk.ownClipboardElsewhere(Array("before".utf8))
+        let form = try FillTests.form(on: desk)
+        #expect(try desk.run("xdotool", ["keydown", "super+alt+f"]).termination == .exited(0))
+        _ = try desk.run("xdotool", ["key", "super+alt+s"])
+        let cliptab = BuiltProducts.path(of: "cliptab")
+        try waitFor("the sequence of Super+Alt+S") {
+            try desk.run(cliptab, ["sequence"]).outputText == "1 of 2: f @form\n"
+        }
+        #expect(
+            GtkFormScript.read(form).map { $0.entries.allSatisfy(\.isEmpty) } ?? true,
+            "the fill did not wait for the keys' release")
+        #expect(try desk.run(cliptab, ["sequence", "--stop"]).termination == .exited(0))
+        try waitFor("the clipboard put back by the stop") { try desk.clipboard() == "before" }
+
+        let release = try desk.run("xdotool", ["keyup", "f", "alt", "super"])
+        #expect(release.termination == .exited(0), "\(release.errorText)")
+        let shown = FillTests.waitForForm(form, ["first", "second ü", "third"])
+        #expect(shown?.entries == ["first", "second ü", "third"], "\(desk.log)")
+        try waitFor("the clipboard put back by the fill") { try desk.clipboard() == "before" }
+    }
+
     /// A key another client grabbed first is reported not bound, naming what to do.
     ///
     /// The other keys are grabbed all the same. A reload binds the file's new keys and gives the

@@ -74,6 +74,42 @@ struct KeyServiceTests {
         #expect(daemon.keys.chords.count == 1)
     }
 
+    /// A `sequence` key starts its sequence at the press; a `fill` key types nothing until
+    /// its release, then its first row goes to the focused window; a failure is logged.
+    @Test func sequenceAtPressFillAtRelease() throws {
+        let daemon = try SequenceTests.daemon()
+        var binder: MemoryBinder?
+        let keys = KeyService(
+            service: daemon.service, board: daemon.service.keys, launch: { _ in },
+            unboundReason: { _ in "none" }
+        ) { events in
+            binder = MemoryBinder(events: events)
+            return binder
+        }
+        let unbound = keys.apply(
+            bindings(
+                "[keys]\nSuper+Alt+S = sequence t 0:1 count=2\nSuper+Alt+F = fill t 0:0 then=enter\n"
+                    + "Super+Alt+X = sequence t 0:9\n"))
+        #expect(unbound == [])
+        let events = try #require(binder).events
+
+        events(.pressed(id: "sequence-t-0_1-count_2"))
+        daemon.turn()
+        #expect(daemon.service.clipboard.sequenceStatus?.position == 1)
+        #expect(daemon.service.clipboard.sequenceStatus?.count == 2)
+        events(.released(id: "sequence-t-0_1-count_2"))
+        // A bad row: nothing starts, and the daemon goes on.
+        events(.pressed(id: "sequence-t-0_9"))
+        #expect(daemon.service.clipboard.sequenceStatus?.position == 1)
+
+        events(.pressed(id: "fill-t-0_0-then_enter"))
+        daemon.turn()
+        #expect(daemon.keys.chords == [], "a fill waits for the release")
+        events(.released(id: "fill-t-0_0-then_enter"))
+        daemon.turn()
+        #expect(daemon.keys.chords.count == 1, "\(daemon.keys.chords)")
+    }
+
     @Test func statesAndReapply() throws {
         let daemon = try InProcessDaemon()
         var binder: MemoryBinder?

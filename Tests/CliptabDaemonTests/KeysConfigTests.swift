@@ -33,6 +33,61 @@ struct KeysConfigTests {
         #expect(keys.map(\.line) == [2, 3, 4, 5, 6, 7])
     }
 
+    /// `sequence` and `fill` with their words, normalised; bad words named.
+    @Test func sequenceAndFillActions() throws {
+        let parsed = parse(
+            "[keys]\nSuper+Alt+S = sequence snippets addr\nSuper+Alt+F = fill snippets @Form:0  then=enter count=3\n"
+                + "Super+Alt+G = fill snippets addr then=tab\nSuper+Alt+Q = sequence t 2 count=4\n")
+        #expect(parsed.problems == [])
+        let keys = parsed.configuration.keys
+        #expect(
+            keys.map(\.id) == [
+                "sequence-snippets-addr", "fill-snippets-_Form_0-count_3-then_enter", "fill-snippets-addr",
+                "sequence-t-2-count_4",
+            ])
+        #expect(keys[0].action == .sequence(table: "snippets", row: .name("addr"), address: "addr", count: 0))
+        #expect(
+            keys[1].action
+                == .fill(
+                    table: "snippets", row: .path(section: 0, row: 0, header: "Form"), address: "@Form:0",
+                    count: 3, then: .enter))
+        #expect(keys.map(\.action.runsOnRelease) == [false, true, true, false])
+        #expect(keys[1].action.text == "fill snippets @Form:0 count=3 then=enter")
+        #expect(
+            keys.map(\.action.commandArguments) == [
+                ["copy", "-q", "--sequence", "snippets", "addr"],
+                ["fill", "snippets", "@Form:0", "--count", "3", "--then", "enter"],
+                ["fill", "snippets", "addr"],
+                ["copy", "-q", "--sequence", "t", "2", "--count", "4"],
+            ])
+        #expect(keys[0].action.description == "Start a sequence from addr of snippets")
+        #expect(keys[1].action.description == "Fill 3 rows from @Form:0 of snippets into the focused window")
+
+        let problems = parse(
+            "[keys]\nAlt+A = fill t\nAlt+B = sequence t 0:0 then=enter\nAlt+C = fill t 0:0 count=0\n"
+                + "Alt+D = fill t 0:0 then=space\nAlt+E = sequence t 0:0 count=2 count=3\nAlt+F = dance t\n"
+        ).problems.map(\.description)
+        #expect(problems.count == 6, "\(problems)")
+        #expect(
+            problems[0].hasPrefix("c.conf:2: Alt+A: fill takes a table and a row (fill TABLE ROW [count=N]"))
+        #expect(problems[1].hasPrefix("c.conf:3: Alt+B: sequence takes a table, a row and then [count=N]"))
+        #expect(problems[2].hasPrefix("c.conf:4: Alt+C: \"count=0\": count takes a number of rows from 1"))
+        #expect(problems[3].hasPrefix("c.conf:5: Alt+D: \"then=space\": then takes tab, enter or none"))
+        #expect(problems[4].contains("found \"count=3\""))
+        #expect(
+            problems[5].contains(
+                "sequence TABLE ROW [count=N], fill TABLE ROW [count=N] [then=tab|enter|none]"))
+
+        let fill = try KeyBinding(keys: "Super+Alt+F", action: "fill t 0:0 count=2", line: 1)
+        #expect(
+            CompositorLines.line(for: fill, compositor: "hyprland")
+                == "bindr = SUPER ALT, f, exec, cliptab fill t 0:0 --count 2")
+        let sequence = try KeyBinding(keys: "Super+Alt+S", action: "sequence t 0:0", line: 1)
+        #expect(
+            CompositorLines.line(for: sequence, compositor: "hyprland")
+                == "bind = SUPER ALT, s, exec, cliptab copy -q --sequence t 0:0")
+    }
+
     @Test func badLinesNamed() {
         let problems = parse(
             "[keys]\nSuper+Alt+I = paste snippets sig\nI = copy t 0:0\nSuper+Nope = copy t 0:0\nAlt+X = launch t\n"

@@ -10,7 +10,7 @@ public enum CompositorLines {
     /// The line binding `binding` in `compositor`'s configuration, or nil for an unknown
     /// compositor.
     ///
-    /// A paste is bound to the keys' release where the compositor can.
+    /// A paste or a fill is bound to the keys' release where the compositor can.
     public static func line(for binding: KeyBinding, compositor: String) -> String? {
         let modifiers = binding.modifiers
         let key = binding.keyName

@@ -4,9 +4,10 @@ import CliptabCore
 /// What the keys of `[keys]` do, run in the daemon: told of each press and release by the
 /// session's binder.
 ///
-/// A `copy` runs at the press; a `paste` waits for the release, so that the window never
-/// sees the user's Super or Alt with the paste chord; `menu` and `pick` start their program
-/// at the press. A press of keys already down (a key's repeat) does nothing.
+/// A `copy` and a `sequence` run at the press; a `paste` and a `fill` wait for the release,
+/// so that the window never sees the user's Super or Alt with the paste chord; `menu` and
+/// `pick` start their program at the press. A press of keys already down (a key's repeat)
+/// does nothing.
 public final class KeyService {
     /// The use cases a key runs.
     private let service: ClipboardService
@@ -76,27 +77,65 @@ public final class KeyService {
                         if case .failure(let error) = result { Self.log(binding, error) }
                     }
                 }
+            case .sequence(let table, let row, _, let count):
+                run(binding) {
+                    let (section, index) = try resolve(row, in: table)
+                    try service.startSequence(table, section: section, row: index, count: count) { result in
+                        if case .failure(let error) = result { Self.log(binding, error) }
+                    }
+                }
             case .menu, .pick:
                 run(binding) { try launch(binding.action.commandArguments) }
-            case .paste:
+            case .paste, .fill:
                 break
             }
         case .released(let id):
             guard down.remove(id) != nil, let binding = binding(id) else { return }
-            guard case .paste(let table, let row, _) = binding.action else { return }
-            run(binding) {
-                let (section, index) = try resolve(row, in: table)
-                try service.pasteToFocus(
-                    table, section: section, row: index, timeoutMilliseconds: 0, caller: nil
-                ) { result in
-                    switch result {
-                    case .success(let outcome) where !outcome.delivered:
-                        Log.line(
-                            "key \(binding.keys) (\(binding.action.text)): \(outcome.reason)", level: .warning
-                        )
-                    case .failure(let error): Self.log(binding, error)
-                    case .success: break
-                    }
+            switch binding.action {
+            case .paste(let table, let row, _): paste(binding, table, row)
+            case .fill(let table, let row, _, let count, let then): fill(binding, table, row, count, then)
+            case .copy, .sequence, .menu, .pick: break
+            }
+        }
+    }
+
+    /// The paste of a `paste` binding, at its release.
+    private func paste(_ binding: KeyBinding, _ table: String, _ row: KeyAction.Row) {
+        run(binding) {
+            let (section, index) = try resolve(row, in: table)
+            try service.pasteToFocus(
+                table, section: section, row: index, timeoutMilliseconds: 0, caller: nil
+            ) { result in
+                switch result {
+                case .success(let outcome) where !outcome.delivered:
+                    Log.line(
+                        "key \(binding.keys) (\(binding.action.text)): \(outcome.reason)", level: .warning
+                    )
+                case .failure(let error): Self.log(binding, error)
+                case .success: break
+                }
+            }
+        }
+    }
+
+    /// The fill of a `fill` binding, at its release; a fill that stops is logged with its
+    /// place (`row 2 of 3: …`).
+    private func fill(
+        _ binding: KeyBinding, _ table: String, _ row: KeyAction.Row, _ count: UInt64,
+        _ then: ClipboardService.FillSeparator
+    ) {
+        run(binding) {
+            let (section, index) = try resolve(row, in: table)
+            try service.fill(
+                table, section: section, row: index, count: count, then: then, timeoutMilliseconds: 0,
+                caller: nil
+            ) { result in
+                switch result {
+                case .success(let outcome) where !outcome.reason.isEmpty:
+                    Log.line(
+                        "key \(binding.keys) (\(binding.action.text)): \(outcome.reason)", level: .warning)
+                case .failure(let error): Self.log(binding, error)
+                case .success: break
                 }
             }
         }
