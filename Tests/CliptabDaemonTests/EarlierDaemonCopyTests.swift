@@ -23,41 +23,18 @@ import Testing
                 invocation.return_value(GLib.Variant('(b)', (parameters[0] == 'vault',)))
             else:
                 invocation.return_value(GLib.Variant('(s)', ('%s of %s' % (method.lower(), parameters[0]),)))
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        bus.register_object(
-            '/io/github/cliptab/Cliptab1', Gio.DBusNodeInfo.new_for_xml(xml).interfaces[0], call, None, None)
-        Gio.bus_own_name_on_connection(
-            bus, 'io.github.cliptab.Cliptab1', Gio.BusNameOwnerFlags.NONE,
-            lambda *_: print('ready', flush=True), None)
-        GLib.MainLoop().run()
         """
 
     /// The text of a table that is not secret is printed, a secret table's is not, and
     /// `--quiet` prints nothing: each command ends 0.
     @Test func copyAndCutFallBackToTheFirstMethods() throws {
-        guard let python = python(running: "from gi.repository import Gio") else {
-            throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
-        }
-        let bus = try PrivateBus()
-        let home = try TemporaryDirectory(prefix: "cliptab-earlier")
-        let environment = [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
-            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin",
-        ]
-        let daemon = try ChildProcess.spawn(
-            python, ["-c", Self.standIn], environment: environment, stdout: .pipe, stderr: .null)
-        defer { daemon.terminate(graceMilliseconds: 500) }
-        guard daemon.readLine(timeoutMilliseconds: 20_000) == "ready" else {
-            throw FixtureError("the stand-in daemon did not take its name")
-        }
+        let daemon = try EarlierDaemonStandIn(homePrefix: "cliptab-earlier", script: Self.standIn)
         for (arguments, printed) in [
             (["copy", "t", "0:0"], "copy of t"), (["copy", "vault", "0:0"], ""),
             (["copy", "-q", "t", "0:0"], ""),
             (["cut", "t", "0:0"], "cut of t"), (["cut", "vault", "0:0"], ""),
         ] {
-            let result = try ChildProcess.run(
-                BuiltProducts.path(of: "cliptab"), arguments, environment: environment,
-                timeoutMilliseconds: 20_000)
+            let result = try daemon.cliptab(arguments)
             #expect(result.termination == .exited(0), "\(arguments): \(result.errorText)")
             #expect(result.outputText == printed, "\(arguments)")
         }

@@ -35,33 +35,13 @@ import Testing
                 invocation.return_value(GLib.Variant('(sii)', ('t', 0, parameters[0] - 7)))
             else:
                 invocation.return_value(GLib.Variant('(s)', (rows[parameters[2]][1],)))
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        bus.register_object(
-            '/io/github/cliptab/Cliptab1', Gio.DBusNodeInfo.new_for_xml(xml).interfaces[0], call, None, None)
-        Gio.bus_own_name_on_connection(
-            bus, 'io.github.cliptab.Cliptab1', Gio.BusNameOwnerFlags.NONE,
-            lambda *_: print('ready', flush=True), None)
-        GLib.MainLoop().run()
         """
 
     /// The rows are offered as their text (a table of the first API is not secret), and the
     /// second one chosen is printed.
     @Test func pickTakesTheTablesOfAFirstDaemonAsNotSecret() throws {
-        guard let python = python(running: "from gi.repository import Gio") else {
-            throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
-        }
-        let bus = try PrivateBus()
-        let home = try TemporaryDirectory(prefix: "cliptab-earlier-pick")
-        let environment = [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address, "HOME": home.path,
-            "XDG_RUNTIME_DIR": home.path, "PATH": "/usr/bin:/bin",
-        ]
-        let daemon = try ChildProcess.spawn(
-            python, ["-c", Self.standIn], environment: environment, stdout: .pipe, stderr: .null)
-        defer { daemon.terminate(graceMilliseconds: 500) }
-        guard daemon.readLine(timeoutMilliseconds: 20_000) == "ready" else {
-            throw FixtureError("the stand-in daemon did not take its name")
-        }
+        let daemon = try EarlierDaemonStandIn(homePrefix: "cliptab-earlier-pick", script: Self.standIn)
+        let home = daemon.home
         // A launcher that keeps the lines it was given and answers with the second.
         let launcher = home.appending("launcher")
         let given = home.appending("given")
@@ -69,11 +49,9 @@ import Testing
         fputs("#!/bin/sh\ncat > \"$1\"\nsed -n '2p' \"$1\"\n", file)
         fclose(file)
         chmod(launcher, 0o755)
-        let result = try ChildProcess.run(
-            BuiltProducts.path(of: "cliptab"),
-            ["pick", "t", "--launcher", "\(launcher) \(given)", "--action", "print"],
-            environment: environment,
-            timeoutMilliseconds: 20_000)
+        let result = try daemon.cliptab([
+            "pick", "t", "--launcher", "\(launcher) \(given)", "--action", "print",
+        ])
         #expect(result.termination == .exited(0), "\(result.errorText)")
         #expect(result.outputText == "second row")
         let lines = try ChildProcess.run("cat", [given]).outputText
