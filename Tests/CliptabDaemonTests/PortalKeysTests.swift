@@ -83,6 +83,35 @@ struct PortalKeysTests {
         #expect(try desk.clipboard() == "before the keys")
     }
 
+    /// A portal that leaves the bus (a crash, an upgrade) and comes back: the keys are
+    /// reported not bound while it is gone, and bound again when its name appears, with no
+    /// reload.
+    @Test func boundAgainWhenThePortalComesBack() throws {
+        let desk = try PortalDesk(.test(consent: "grant"), shortcuts: (answer: "grant", keys: Self.keys))
+        try desk.add("copied after the portal's return", row: 0)
+        let client = CliptabClient(
+            connection: try desk.daemon.connect(), timeoutMilliseconds: 10_000, sharedDeadline: false)
+        try waitFor("the desktop to bind the keys", milliseconds: 30_000) {
+            try client.keyBindings().allSatisfy { $0.state == "bound-by-desktop" }
+        }
+
+        try desk.stopPortal()
+        try waitFor("the keys reported not bound", milliseconds: 20_000) {
+            try client.keyBindings().allSatisfy { $0.detail.contains("the desktop portal left the bus") }
+        }
+        try desk.startPortal()
+        try waitFor("the keys bound again", milliseconds: 30_000) {
+            try client.keyBindings().allSatisfy { $0.state == "bound-by-desktop" }
+        }
+        #expect(desk.daemon.log.contains("the desktop portal came on the bus"), "\(desk.daemon.log)")
+        let copy = try #require(try client.keyBindings().first { $0.keys == "Super+Alt+1" }?.id)
+        try desk.desktop("activate \(copy)")
+        try waitFor("the copy of the desktop's key", milliseconds: 20_000) {
+            try desk.clipboard() == "copied after the portal's return"
+        }
+        try desk.desktop("deactivate \(copy)")
+    }
+
     /// The output of the built `cliptab keys` on the desk's bus.
     static func keys(_ desk: PortalDesk) throws -> String {
         let result = try ChildProcess.run(
