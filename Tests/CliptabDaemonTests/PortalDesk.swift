@@ -16,6 +16,10 @@ import TestSupport
 /// mutter's remote-desktop API on its own; its consent dialog is answered with keys from a
 /// remote-desktop session of mutter's that the test holds), or `RemoteDesktopTestBackend`
 /// (its consent a file; it types through mutter on mutter's bus).
+///
+/// With `shortcuts`, `GlobalShortcutsTestBackend` answers the portal's GlobalShortcuts too
+/// (its `.portal` file beside the RemoteDesktop backend's: xdg-desktop-portal 1.16 picks
+/// each interface's backend by the `Interfaces` of the files that are `UseIn` the desktop).
 final class PortalDesk {
     /// Which backend answers behind xdg-desktop-portal.
     enum Backend {
@@ -41,14 +45,27 @@ final class PortalDesk {
     private var dialog: ChildProcess?
     /// The stand-in frontend (`.tokenFrontend`), which closes its sessions on request.
     private var frontend: ChildProcess?
+    /// The GlobalShortcuts test backend (`shortcuts`), which acts as the desktop's keys.
+    private var shortcutsBackend: ChildProcess?
+    /// The real xdg-desktop-portal, and its environment (to start it again).
+    private var portal: ChildProcess?
+    private var portalEnvironment: [String: String] = [:]
     private let fieldPath: String
 
     /// The daemon's configuration unless a test gives its own: an idle RemoteDesktop session
     /// is kept for ten minutes, longer than any test (the idle tests set their own).
     static let defaultConfig = "[log]\nlevel = debug\n[paste_to_focus]\nportal_idle_ms = 600000\n"
 
-    /// Starts everything with `backend`, the daemon with `config`.
-    init(_ backend: Backend, config: String = defaultConfig) throws {
+    /// Starts everything with `backend`, the daemon with `config`; with `shortcuts`, the
+    /// GlobalShortcuts test backend too, its dialog giving `answer` (`grant` or another).
+    ///
+    /// The portal needs the daemon's bus, so the daemon starts first, and the `[keys]`
+    /// section `keys` is added to its cliptab.conf with a reload once the portal runs: at
+    /// its start the daemon would have D-Bus activated the system's portal (the private bus
+    /// has the session's service files), which has no GlobalShortcuts backend here.
+    init(
+        _ backend: Backend, config: String = defaultConfig, shortcuts: (answer: String, keys: String)? = nil
+    ) throws {
         guard let python = python(running: "import gi; from gi.repository import Gio") else {
             throw FixtureError("python3 with GObject introspection is missing (python3-gi)")
         }
@@ -116,9 +133,27 @@ final class PortalDesk {
                 throw FixtureError("the stand-in portal frontend did not start")
             }
         }
+        if let shortcuts {
+            let keysState = state.appending("keys")
+            try FileManager.default.createDirectory(atPath: keysState, withIntermediateDirectories: true)
+            try shortcuts.answer.write(toFile: "\(keysState)/answer", atomically: true, encoding: .utf8)
+            let started = try Self.startStandIn(
+                python, GlobalShortcutsTestBackend.script, [daemon.bus.address, keysState], stdin: .pipe)
+            helpers.append(started.child)
+            shortcutsBackend = started.child
+            guard started.ready else { throw FixtureError("the GlobalShortcuts test backend did not start") }
+            try GlobalShortcutsTestBackend.portalFile.write(
+                toFile: "\(portals)/cliptabkeys.portal", atomically: true, encoding: .utf8)
+        }
         if case .tokenFrontend = backend {
         } else {
-            helpers.append(try Self.startFrontend(environment, portals: portals, client: client))
+            portal = try Self.startFrontend(environment, portals: portals, client: client)
+            portalEnvironment = environment
+        }
+        if let shortcuts {
+            try daemon.rewriteConfig(config + shortcuts.keys)
+            let problems = try daemon.reload()
+            guard problems.isEmpty else { throw FixtureError("the reload found problems: \(problems)") }
         }
         fieldPath = state.appending("field.txt")
         entry = try ChildProcess.spawn(
@@ -162,6 +197,7 @@ final class PortalDesk {
     deinit {
         owner?.terminate()
         entry.terminate()
+        portal?.terminate()
         for helper in helpers.reversed() { helper.terminate() }
         daemon.stop()
     }
@@ -208,6 +244,31 @@ final class PortalDesk {
             throw FixtureError("the test backend did not answer its dialog: \(backendLog)")
         }
     }
+
+    /// Has the GlobalShortcuts test backend act as the desktop (`activate ID`, `deactivate
+    /// ID`, ...), and waits until it did.
+    func desktop(_ command: String) throws {
+        try ShortcutsDesk.drive(shortcutsBackend, command) { shortcutsLog }
+    }
+
+    /// Ends xdg-desktop-portal and waits until its name has no owner, as a portal that
+    /// crashed or was upgraded.
+    func stopPortal() throws {
+        portal?.terminate()
+        portal = nil
+        try waitFor("xdg-desktop-portal to leave the bus", milliseconds: 20_000) {
+            !Self.hasOwner(RemoteDesktopPortalName.desktop, on: daemon.client)
+        }
+    }
+
+    /// Starts xdg-desktop-portal again (after `stopPortal`).
+    func startPortal() throws {
+        portal = try Self.startFrontend(
+            portalEnvironment, portals: state.appending("portals"), client: daemon.client)
+    }
+
+    /// The GlobalShortcuts test backend's record of the calls it got.
+    var shortcutsLog: String { Self.read(state.appending("keys/backend.log")) }
 
     /// Has the stand-in frontend close every session, as the desktop does at the screen lock,
     /// and waits until it did.

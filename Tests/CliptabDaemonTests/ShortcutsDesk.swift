@@ -98,10 +98,16 @@ final class ShortcutsDesk {
     /// Has the test backend act as the desktop (`activate ID`, `deactivate ID`, `change ID
     /// TRIGGER`, `close`), and waits until it did.
     func desktop(_ command: String) throws {
-        guard let backend else { throw FixtureError("this desk has no test backend") }
+        try Self.drive(backend, command) { backendLog }
+    }
+
+    /// Has the GlobalShortcuts test backend `backend` do `command` and waits until it did;
+    /// `log` is its record, for the error.
+    static func drive(_ backend: ChildProcess?, _ command: String, log: () -> String) throws {
+        guard let backend else { throw FixtureError("this desk has no GlobalShortcuts test backend") }
         try backend.write(Array((command + "\n").utf8))
         guard backend.readLine(timeoutMilliseconds: 10_000) == "done" else {
-            throw FixtureError("the test backend did not do \(command): \(backendLog)")
+            throw FixtureError("the GlobalShortcuts test backend did not do \(command): \(log())")
         }
     }
 

@@ -19,6 +19,10 @@ import DBus
 /// (`Session.Closed`), after which the next `bind` (a reload) makes another. A `bind` while
 /// another is under way binds the newest requests once the answer in flight came.
 /// `Activated` and `Deactivated` of a bound id become `KeyEvent.pressed` and `.released`.
+///
+/// A portal that was not on the bus when asked (not D-Bus activatable, or failing to
+/// start), or that left it, is asked again when its name appears: the keys are bound
+/// without a reload once the portal runs.
 public final class GlobalShortcutsBinder: KeyBinder {
     /// The interface.
     public static let interface = "org.freedesktop.portal.GlobalShortcuts"
@@ -58,6 +62,8 @@ public final class GlobalShortcutsBinder: KeyBinder {
     private var portalOwner: String?
     private var tokenCount = 0
     private var matched = false
+    /// True when the portal was missing or left: its name appearing binds the keys again.
+    private var awaitingPortal = false
 
     /// Makes the binder on `bus`, its first call made once `registration` has answered;
     /// `events` gets the presses and releases of the bound keys, `states` the bindings'
@@ -81,6 +87,7 @@ public final class GlobalShortcutsBinder: KeyBinder {
         guard !requests.isEmpty else { return [:] }
         switch session {
         case .none:
+            awaitingPortal = false
             session = .creating
             registration.whenRegistered { [weak self] in self?.createSession() }
         case .creating:
@@ -110,7 +117,10 @@ public final class GlobalShortcutsBinder: KeyBinder {
             if !matched {
                 try PortalCalls.addMatches(
                     PortalCalls.answerRules(bus) + [
-                        "type='signal',sender='\(PortalCalls.busName)',interface='\(Self.interface)'"
+                        "type='signal',sender='\(PortalCalls.busName)',interface='\(Self.interface)'",
+                        // The portal's arrival, to bind again when it was missing.
+                        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+                            + "member='NameOwnerChanged',arg0='\(PortalCalls.busName)'",
                     ], on: bus)
                 matched = true
             }
@@ -150,7 +160,9 @@ public final class GlobalShortcutsBinder: KeyBinder {
                 case .success(let reply):
                     if self.portalOwner == nil { self.portalOwner = reply.portal }
                     if let named = reply.named, named != awaited.path { self.awaited = (named, step) }
-                case .failure(let error): self.failed(Self.unreachableReason(error, step: step))
+                case .failure(let error):
+                    self.failed(Self.unreachableReason(error, step: step))
+                    if Self.isMissing(error) { self.awaitingPortal = true }
                 }
             }
             awaited = (path, step)
@@ -234,7 +246,12 @@ public final class GlobalShortcutsBinder: KeyBinder {
     private func receive(_ message: BusMessage) {
         if PortalCalls.isDeparture(of: portalOwner, message) {
             portalOwner = nil
+            awaitingPortal = true
             return sessionEnded("the desktop portal left the bus")
+        }
+        if awaitingPortal, Self.isArrival(of: PortalCalls.busName, message) {
+            Log.line("the desktop portal came on the bus: binding the keys through it")
+            return rebind()
         }
         guard let owner = portalOwner, message.sender == owner else { return }
         switch (message.interface, message.member) {
@@ -278,7 +295,29 @@ public final class GlobalShortcutsBinder: KeyBinder {
         report(Dictionary(uniqueKeysWithValues: wanted.map { ($0.id, .notBound(reason: reason)) }))
     }
 
+    /// Binds the keys wanted again in a new session, the portal having come back.
+    private func rebind() {
+        awaitingPortal = false
+        guard case .none = session, !wanted.isEmpty else { return }
+        report(bind(wanted))
+    }
+
     // MARK: - Values
+
+    /// True when `message` is the bus's `NameOwnerChanged` giving `name` an owner.
+    static func isArrival(of name: String, _ message: BusMessage) -> Bool {
+        guard message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
+            let values = try? message.readValues(), values.count == 3, values[0] == .string(name),
+            case .string(let owner) = values[2]
+        else { return false }
+        return !owner.isEmpty
+    }
+
+    /// True when `error` says no one owns the portal's name.
+    private static func isMissing(_ error: BusError) -> Bool {
+        error.name == "org.freedesktop.DBus.Error.ServiceUnknown"
+            || error.name == "org.freedesktop.DBus.Error.NameHasNoOwner"
+    }
 
     /// The trigger descriptions by id in an `a(sa{sv})` of shortcuts (in its variant or not).
     static func triggers(in shortcuts: BusValue?) -> [String: String] {
