@@ -290,7 +290,7 @@ public final class GlobalShortcutsBinder: KeyBinder {
         awaited = nil
         bindPending = false
         bound = []
-        let reason = "\(why); cliptab reload binds the keys again"
+        let reason = "\(why); the keys are bound again when the portal comes back (or at cliptab reload)"
         Log.line("keys no longer bound by the desktop: \(reason)", level: .warning)
         report(Dictionary(uniqueKeysWithValues: wanted.map { ($0.id, .notBound(reason: reason)) }))
     }
