@@ -19,7 +19,8 @@ import WaylandSelection
 /// `CLIPTAB_FILL_ONLY` (`x11` or `sway`) runs one desktop; `CLIPTAB_FILL_RUNS` sets the
 /// runs of each under load (default 100);
 /// `CLIPTAB_FILL_SETTLE_MS` sets `[paste_to_focus] settle_ms` of the X11 daemon (default:
-/// the shipped 50 ms), the quiet time each row waits for after its fetch.
+/// the shipped 50 ms), the quiet time after the last row's fetch before the restore (rows
+/// before it wait `ClipboardPolicy.fillRowQuietMilliseconds`, at most `settle_ms`).
 enum FillBenchmark {
     /// Timed fills of each kind (odd, so the median is one run).
     static let repetitions = 21
@@ -215,6 +216,7 @@ enum FillBenchmark {
         var loadedWrong = Array(repeating: 0, count: kinds.count)
         var loadedTimes: [UInt64] = []
         var wrongClipboards = 0
+        var ourWrongEntries: [String] = []
         do {
             defer { for burner in burners { burner.terminate(graceMilliseconds: 500) } }
             for index in 0..<runs {
@@ -224,6 +226,7 @@ enum FillBenchmark {
                     let outcome = try kinds[kind].fill()
                     loadedWrong[kind] += outcome.wrongFields
                     if kind == 0 {
+                        ourWrongEntries += outcome.wrongEntries.map { "run \(index + 1), \($0)" }
                         if let elapsed = outcome.elapsed { loadedTimes.append(elapsed) }
                         if try clipboard() != previous { wrongClipboards += 1 }
                     }
@@ -258,6 +261,9 @@ enum FillBenchmark {
         print(
             "cliptab fill under load: median \(Report.number(loadedMedian, 1)) ms; clipboards not put back: \(wrongClipboards) of \(runs)"
         )
+        // Each wrong field of cliptab's: a neighbour's row, "previous N" (the clipboard put
+        // back), empty (never pasted) or a row twice tell different causes.
+        for entry in ourWrongEntries { print("cliptab fill wrong: " + entry) }
     }
 }
 
@@ -270,6 +276,9 @@ final class FormWindow {
         var elapsed: UInt64?
         /// The entries not holding their row at the end.
         var wrongFields: Int
+        /// What each of those held: `field 3: "London"` (a neighbour's row, the clipboard
+        /// put back, nothing…), to tell the causes apart.
+        var wrongEntries: [String] = []
     }
 
     private let process: ChildProcess
@@ -352,6 +361,10 @@ final class FormWindow {
         // A change after the form was right (a row typed twice) shows within 100 ms.
         while let line = process.readLine(timeoutMilliseconds: 100) { take(line) }
         let wrong = zip(entries, expected).filter { $0 != $1 }.count + max(0, expected.count - entries.count)
-        return Outcome(elapsed: elapsed, wrongFields: wrong)
+        let held = expected.indices.compactMap { index -> String? in
+            let entry = index < entries.count ? entries[index] : ""
+            return entry == expected[index] ? nil : "field \(index + 1): \"\(entry)\""
+        }
+        return Outcome(elapsed: elapsed, wrongFields: wrong, wrongEntries: held)
     }
 }

@@ -209,6 +209,39 @@ import Testing
         #expect(daemon.clipboard.servedText() == "saved:image/png,text/html")
     }
 
+    /// A fill goes on to its next row once the target was quiet for
+    /// `fillRowQuietMilliseconds` after fetching a row, not `settle_ms` (waiting that between
+    /// rows made a five-row fill slower than five rounds of xclip and xdotool); the restore
+    /// after the last row still waits `settle_ms`, for programs that read twice.
+    @Test func fillMovesOnAfterTheRowQuietTimeAndRestoresAfterSettle() throws {
+        let (daemon, _, _) = try Self.daemon()
+        daemon.clipboard.takenByAnotherProgram(offering: "before")
+        let outcome = Outcome()
+        try daemon.service.fill(
+            "t", section: 0, row: 0, count: 0, then: .tab, timeoutMilliseconds: 1000, caller: ":1.1"
+        ) { outcome.result = $0 }
+        daemon.turn()
+        #expect(daemon.keys.chords == ["ctrl+v"] && daemon.clipboard.servedText() == "one")
+        daemon.clipboard.read(by: 7)
+        daemon.turn()
+        let quiet = ClipboardPolicy.fillRowQuietMilliseconds
+        #expect(quiet < 50, "the quiet time between rows is no shorter than settle_ms")
+        daemon.advance(quiet - 1)
+        #expect(daemon.keys.chords == ["ctrl+v"], "the next row came before the target was quiet")
+        daemon.advance(1)
+        #expect(daemon.keys.chords.map { $0.lowercased() } == ["ctrl+v", "tab", "ctrl+v"])
+        #expect(daemon.clipboard.servedText() == "two")
+        daemon.clipboard.read(by: 7)
+        daemon.turn()
+        daemon.advance(quiet)
+        #expect(outcome.result == nil, "the last row's restore came before settle_ms")
+        #expect(daemon.clipboard.servedText() == "two")
+        daemon.advance(50 - quiet)
+        #expect(outcome.delivered == true && outcome.reason.isEmpty)
+        #expect((try? outcome.result?.get())?.filled == 2)
+        #expect(daemon.clipboard.servedText() == "saved:UTF8_STRING", "the clipboard was not put back")
+    }
+
     /// No window to type into: the paste answers why at once and copies the text instead,
     /// for a paste by hand; without keys at all it fails and touches nothing.
     @Test func noTargetCopiesInstead() throws {

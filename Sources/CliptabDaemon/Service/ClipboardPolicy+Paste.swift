@@ -238,8 +238,23 @@ extension ClipboardPolicy {
         }
         if backend.capabilities.namesReaders, let target = run.target?.reader, reader != target { return }
         if textDelivered { run.delivered = true }
-        // Any further read of the target's pushes the restore back.
-        if run.delivered { run.settleDeadline = now + UInt64(settings.focusPaste.settleMilliseconds) }
+        // Any further read of the target's pushes the restore (or a fill's next row) back.
+        if run.delivered { run.settleDeadline = now + quietMilliseconds(run) }
+    }
+
+    /// How long the target must be quiet after its fetch before `run` goes on: `settle_ms`
+    /// before the restore, `fillRowQuietMilliseconds` (at most `settle_ms`) before a fill's
+    /// next row where the read came from the target window by name.
+    private func quietMilliseconds(_ run: PasteRun) -> UInt64 {
+        let settle = UInt64(settings.focusPaste.settleMilliseconds)
+        // Where reads are told apart by keystrokes (Wayland) or the target is unnamed (the
+        // portal, Xwayland), the read taken for the form's may be a clipboard manager's or a
+        // bridge's and the form's own read come later: with 10 ms the next row reached the
+        // field before (WaylandFillTests, PortalFillTests), so settle_ms stays there.
+        let named =
+            backend.capabilities.namesReaders && !backend.capabilities.readersByKeystrokes
+            && run.target?.reader != nil
+        return run.fill?.hasNext == true && named ? min(settle, Self.fillRowQuietMilliseconds) : settle
     }
 
     /// Drops pastes that waited too long, restores after the quiet period, gives up at the
