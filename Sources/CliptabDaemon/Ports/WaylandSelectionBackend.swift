@@ -186,7 +186,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
                 selection, ownership.stamp, reader: transfer.keystrokesBefore,
                 textDelivered: text && transfer.isComplete,
                 // Readers are anonymous: a sequence judges a read by when it began.
-                origin: ReadOrigin(client: nil, isClipboardManager: false, startedAt: transfer.startedAt)))
+                origin: ReadOrigin(client: nil, startedAt: transfer.startedAt)))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {

@@ -111,18 +111,15 @@ public final class X11SelectionBackend: SelectionBackend {
         guard let ownership = owned[selection], ownership.time == transfer.acquisitionTime, let service else {
             return
         }
-        let client = service.client(of: transfer.requestor)
-        // Asked only for a text delivered, the one read a sequence may count: X11 tells the
-        // server's requests apart by client, and the manager by its CLIPBOARD_MANAGER.
-        let origin =
-            transfer.textDelivered
-            ? ReadOrigin(
-                client: client, isClipboardManager: service.clipboardManagerClient() == client,
-                startedAt: MonotonicClock.milliseconds()) : nil
         events.append(
             .served(
-                selection, ownership.stamp, reader: client, textDelivered: transfer.textDelivered,
-                origin: origin))
+                selection, ownership.stamp, reader: service.client(of: transfer.requestor),
+                textDelivered: transfer.textDelivered))
+    }
+
+    /// True when `reader` owns `CLIPBOARD_MANAGER`: one round trip, asked while a sequence runs.
+    public func isClipboardManager(_ reader: UInt64) -> Bool {
+        service.map { $0.clipboardManagerClient() == reader } ?? false
     }
 
     static func selection(_ name: SelectionName) -> ClipboardSelection {

@@ -111,8 +111,10 @@ extension ClipboardPolicy {
         now: UInt64
     ) {
         guard let run = sequence, selection == .clipboard, stamp == run.stamp else { return }
+        let reader = origin.map(\.client) ?? reader
+        // Asked here, while a sequence runs, so that a plain paste's read costs no round trip.
         let read = SequencePasteRule.Read(
-            reader: origin.map(\.client) ?? reader, isClipboardManager: origin?.isClipboardManager ?? false,
+            reader: reader, isClipboardManager: reader.map(backend.isClipboardManager) ?? false,
             startedAt: origin?.startedAt ?? now)
         let settle = UInt64(settings.focusPaste.settleMilliseconds)
         if run.settleDeadline != nil {

@@ -88,18 +88,15 @@ public enum SelectionEvent: Equatable, Sendable {
 /// Who read a text of ours and when the read began, for the count of a sequence's pastes
 /// (`SequencePasteRule`).
 public struct ReadOrigin: Equatable, Sendable {
-    /// The reading program where the backend can tell programs apart (X11: the requestor's
-    /// client); nil on Wayland, where readers are anonymous.
+    /// The reading program where the backend can tell programs apart; nil on Wayland, where
+    /// readers are anonymous.
     public var client: UInt64?
-    /// True when that program owns `CLIPBOARD_MANAGER` (X11).
-    public var isClipboardManager: Bool
     /// When the read began (monotonic milliseconds).
     public var startedAt: UInt64
 
     /// Makes an origin.
-    public init(client: UInt64?, isClipboardManager: Bool, startedAt: UInt64) {
+    public init(client: UInt64?, startedAt: UInt64) {
         self.client = client
-        self.isClipboardManager = isClipboardManager
         self.startedAt = startedAt
     }
 }
@@ -150,4 +147,13 @@ public protocol SelectionBackend: AnyObject {
     func process(now: UInt64) -> [SelectionEvent]
     /// The next time `process(now:)` is due without input.
     func nextDeadline() -> UInt64?
+    /// True when `reader` (as `served` names it) is a clipboard manager that saves every new
+    /// owner (X11: it owns `CLIPBOARD_MANAGER`). It may cost a round trip: asked only while a
+    /// sequence counts pastes, never on a plain paste's path.
+    func isClipboardManager(_ reader: UInt64) -> Bool
+}
+
+extension SelectionBackend {
+    /// Readers are anonymous or managers unknown: none is one.
+    public func isClipboardManager(_ reader: UInt64) -> Bool { false }
 }
