@@ -32,7 +32,7 @@ public final class Daemon {
     private let options: DaemonOptions
     private let configurator: Configurator
     /// Looks up the variables that name the session's displays and desktop (`SessionPlan`).
-    private let environment: (String) -> String?
+    let environment: (String) -> String?
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
@@ -44,7 +44,7 @@ public final class Daemon {
     private var store: SQLiteStore?
     private var configured: ConfiguredService?
     private var clipboard: ClipboardPolicy?
-    private var bus: BusConnection?
+    var bus: BusConnection?
     /// The app id's registration with the desktop portal, shared by the portal clients of
     /// `bus` (made with the first of them).
     private var portalRegistration: PortalHostRegistration?
@@ -55,9 +55,9 @@ public final class Daemon {
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
     private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
     /// Opens `cliptab menu` and `cliptab pick` for the keys of `[keys]`.
-    private let keyLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
+    let keyLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
     /// Runs the keys of `[keys]`; made once the service is.
-    private var keyService: KeyService?
+    var keyService: KeyService?
     /// Set when another daemon took the bus name over: the loop then ends.
     private var replaced = false
 
@@ -193,70 +193,6 @@ public final class Daemon {
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
 
-    /// Makes the key service with the binder the session allows, and binds the keys of
-    /// `configuration`; returns the binder's poll source, if it has one.
-    private func startKeys(_ configuration: DaemonConfiguration, service: ClipboardService, board: BoundKeys)
-        -> PollSource?
-    {
-        let route = SessionPlan(environment: environment, choice: configuration.backend).keys
-        var source: PollSource?
-        let launcher = keyLauncher
-        let keys = KeyService(
-            service: service, board: board, launch: { try launcher.open(arguments: $0) },
-            unboundReason: { route.unboundReason(for: $0) }
-        ) { events in
-            let binder: KeyBinder?
-            switch route {
-            case .grab(let display): binder = X11KeyBinder(display: display, events: events)
-            case .sway(let socket): binder = SwayKeyBinder(socket: socket, events: events)
-            case .globalShortcuts:
-                // The desktop answers later (after its dialog): its states replace the
-                // "not bound yet" that `bind` gave.
-                binder = bus.map { bus in
-                    GlobalShortcutsBinder(
-                        bus: bus, registration: hostRegistration(on: bus), events: events,
-                        states: { [weak self] states in self?.desktopBound(states, on: board) })
-                }
-            case .none: binder = nil
-            }
-            source = binder as? PollSource
-            return binder
-        }
-        keyService = keys
-        logUnbound(keys.apply(configuration.keys))
-        return source
-    }
-
-    /// Takes the states the desktop's shortcuts portal gave the keys, logging those it did
-    /// not bind.
-    private func desktopBound(_ states: [String: KeyBindingState], on board: BoundKeys) {
-        logUnbound(board.update(states))
-    }
-
-    /// Logs the keys that could not be bound, each once.
-    private func logUnbound(_ lines: [String]) {
-        for line in lines { Log.line(line, level: .warning) }
-    }
-
-    /// The folder of linked tables: `[tables] dir`, else `$XDG_CONFIG_HOME/cliptab/tables`.
-    private func tablesFolder(_ configuration: DaemonConfiguration) -> String {
-        if let directory = configuration.tablesDirectory { return directory }
-        let config = environment("XDG_CONFIG_HOME").flatMap { $0.hasPrefix("/") ? $0 : nil }
-        return (config ?? (environment("HOME") ?? "") + "/.config") + "/cliptab/tables"
-    }
-
-    /// An inotify instance for the folder of linked tables; nil (the files are read at the
-    /// start only) when the system refuses one.
-    private func watchFolder() -> DirectoryWatch? {
-        do {
-            return try DirectoryWatch.make()
-        } catch {
-            Log.line(
-                "Failed to start inotify: \(error); linked files are read at the start only", level: .warning)
-            return nil
-        }
-    }
-
     /// Takes the data directory's lock, then opens the store in it.
     private func openStore(_ configuration: DaemonConfiguration) throws(StartFailure)
         -> (store: SQLiteStore, catalog: Catalog)
@@ -387,7 +323,7 @@ public final class Daemon {
     }
 
     /// The one registration of the app id with the desktop portal on `bus`.
-    private func hostRegistration(on bus: BusConnection) -> PortalHostRegistration {
+    func hostRegistration(on bus: BusConnection) -> PortalHostRegistration {
         if let portalRegistration { return portalRegistration }
         let registration = PortalHostRegistration(bus: bus)
         portalRegistration = registration
