@@ -130,7 +130,7 @@ let package = Package(
         .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
         .target(name: "PopupWayland", dependencies: ["CWaylandPopup"]),
-        .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts"]),
+        .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts", "MenuModel"]),
         // YAML read into a tree of string scalars with places, and written back exactly.
         .target(name: "YAMLDocument", dependencies: ["CYAML"]),
         // Zip archives read from memory under a bound on what they unpack.
@@ -272,8 +272,8 @@ let package = Package(
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),
         .testTarget(name: "SnippetImportTests", dependencies: ["CliptabCore", "SnippetImport"]),
         .testTarget(name: "KeyChordsTests", dependencies: ["KeyChords"]),
-        .testTarget(name: "PopupWindowTests", dependencies: ["PopupWindow", "TestSupport"]),
-        .testTarget(name: "PopupTextTests", dependencies: ["PopupText", "TestSupport"]),
+        .testTarget(name: "PopupWindowTests", dependencies: ["MenuModel", "PopupWindow", "TestSupport"]),
+        .testTarget(name: "PopupTextTests", dependencies: ["MenuModel", "PopupText", "TestSupport"]),
         .testTarget(name: "PopupWaylandTests", dependencies: ["PopupWayland", "Posix", "TestSupport"]),
         .testTarget(
             name: "MenuTests",

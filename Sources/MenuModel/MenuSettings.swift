@@ -12,20 +12,31 @@ public struct MenuSettings: Equatable, Sendable {
     /// The window's width, in widths of the digit 0.
     public var width = 60
     /// The window's background.
-    public var background = "#20242b"
+    public var background = MenuColor(0x20242b)
     /// The text of rows.
-    public var foreground = "#dde1e6"
+    public var foreground = MenuColor(0xdde1e6)
     /// Section headers, footers, row names and the prompt.
-    public var title = "#7fb0e0"
+    public var title = MenuColor(0x7fb0e0)
     /// The background of the chosen row.
-    public var selectedBackground = "#3b6ea8"
+    public var selectedBackground = MenuColor(0x3b6ea8)
     /// The text of the chosen row.
-    public var selectedForeground = "#ffffff"
+    public var selectedForeground = MenuColor(0xffffff)
     /// Enter on a row: `paste` into the window focused before, or `copy`.
     public var enter = "paste"
 
     /// The defaults.
     public init() {}
+
+    /// The colour the settings give `ink`.
+    public func color(of ink: MenuInk) -> MenuColor {
+        switch ink {
+        case .background: background
+        case .foreground: foreground
+        case .title: title
+        case .selectedBackground: selectedBackground
+        case .selectedForeground: selectedForeground
+        }
+    }
 
     /// The keys of `[menu]`, in the order the sample file lists them.
     public static let keys = [
@@ -63,11 +74,18 @@ public struct MenuSettings: Equatable, Sendable {
                 return "\(key) must be a whole number from 1 to 200, not \"\(value)\""
             }
             if key == "rows" { rows = number } else { width = number }
-        case "background": background = value
-        case "foreground": foreground = value
-        case "title": title = value
-        case "selected_background": selectedBackground = value
-        case "selected_foreground": selectedForeground = value
+        case "background", "foreground", "title", "selected_background", "selected_foreground":
+            // Read here, once, for both popups: neither asks its display what a name means.
+            guard let color = MenuColor(parsing: value) else {
+                return "\(key) must be #rrggbb or an X colour name (such as navy), not \"\(value)\""
+            }
+            switch key {
+            case "background": background = color
+            case "foreground": foreground = color
+            case "title": title = color
+            case "selected_background": selectedBackground = color
+            default: selectedForeground = color
+            }
         case "enter":
             guard value == "paste" || value == "copy" else {
                 return "enter must be paste or copy, not \"\(value)\""

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CPangoCairo
+import MenuModel
 
 /// Drawing into pixels the caller owns (ARGB32, premultiplied, as `wl_shm`'s ARGB8888):
 /// rectangles, and lines of text shaped by pango (font fallback per character, right-to-left
@@ -111,5 +112,39 @@ public final class TextCanvas {
         var height: Int32 = 0
         pango_layout_get_pixel_size(layout, &width, &height)
         return Int(width)
+    }
+}
+
+/// The layout's measures of the pango font: `MenuLayout` cuts and places text by them.
+extension TextCanvas: MenuMetrics {
+    /// The height of a line of text.
+    public var textHeight: Int { lineHeight }
+
+    /// The longest prefix of `text` that fits `width`, in whole characters as pango breaks
+    /// them (right-to-left runs and clusters included).
+    ///
+    /// The text is cut first to what `width` can show (as for drawing), then pango breaks it
+    /// into lines of `width`: the first line is the prefix.
+    public func prefix(of text: String, fitting width: Int) -> Substring {
+        guard width > 0 else { return text[..<text.startIndex] }
+        let cut = TextCut.prefix(text, characters: 4 * (width / characterWidth + 2))
+        let drawable = font.coverage.drawable(cut.text)
+        TextFont.setText(layout, String(drawable))
+        shapedBytes += drawable.utf8.count
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+        pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
+        pango_layout_set_width(layout, Int32(clamping: width * Int(CPangoCairo_scale())))
+        defer { pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END) }
+        guard pango_layout_get_line_count(layout) > 1 else { return cut.text }
+        let bytes = Int(pango_layout_get_line_readonly(layout, 0)?.pointee.length ?? 0)
+        // `drawable` replaced characters one for one: as many of the text's as of its.
+        let characters = String(decoding: drawable.utf8.prefix(bytes), as: UTF8.self).unicodeScalars.count
+        let scalars = text.unicodeScalars
+        var end = scalars.index(scalars.startIndex, offsetBy: characters)
+        // Blanks at a broken line's end hang past the width in pango: they are not part of it.
+        while end > scalars.startIndex && scalars[scalars.index(before: end)].properties.isWhitespace {
+            scalars.formIndex(before: &end)
+        }
+        return text[..<end]
     }
 }

@@ -15,8 +15,9 @@ public final class TextFont: @unchecked Sendable {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     /// The font asked for, owned.
     let description: OpaquePointer
-    /// The font's line height, ascent and average character width in logical pixels.
-    public let lineHeight: Int, ascent: Int, characterWidth: Int
+    /// The font's line height, ascent, average character width and the width of the digit 0
+    /// in logical pixels.
+    public let lineHeight: Int, ascent: Int, characterWidth: Int, digitWidth: Int
     /// Which characters some font can draw.
     let coverage: TextCoverage
 
@@ -28,11 +29,13 @@ public final class TextFont: @unchecked Sendable {
         public let ascent: Int
         /// The average character width.
         public let characterWidth: Int
+        /// The width of the digit 0 (the unit of the `[menu] width` setting).
+        public let digitWidth: Int
     }
 
     /// The sizes of this font.
     public var measures: Measures {
-        Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth)
+        Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth, digitWidth: digitWidth)
     }
 
     /// Loads and measures the pango font `fontDescription` (telling `measured` as soon as
@@ -61,6 +64,7 @@ public final class TextFont: @unchecked Sendable {
         var lineHeight = 1
         var ascent = 1
         var characterWidth = 1
+        var digitWidth = 1
         var loaded: UnsafeMutablePointer<PangoFont>?
         // One scratch surface to shape on, a second as large as the text to draw it on: cairo
         // skips glyphs that fall outside its surface unrasterised.
@@ -77,7 +81,17 @@ public final class TextFont: @unchecked Sendable {
             characterWidth = max(1, Int((Double(logical.width) / unit / count).rounded()))
             lineHeight = max(1, Int((Double(logical.height) / unit).rounded(.up)))
             ascent = Int((Double(pango_layout_get_baseline(layout)) / unit).rounded(.up))
-            measured(Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth))
+            // The digit's own box in the layout already shaped: no text shaped for it alone.
+            digitWidth = characterWidth
+            if let zero = warmText.utf8.firstIndex(of: UInt8(ascii: "0")) {
+                var box = PangoRectangle()
+                pango_layout_index_to_pos(
+                    layout, Int32(warmText.utf8.distance(from: warmText.utf8.startIndex, to: zero)), &box)
+                digitWidth = max(1, Int((Double(box.width) / unit).rounded()))
+            }
+            measured(
+                Measures(
+                    lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth, digitWidth: digitWidth))
             let width = Int(Double(logical.width) / unit) + 2
             Self.withCairo(width: width, height: lineHeight + 2, scale: scale) { target in
                 pango_cairo_show_layout(target, layout)
@@ -86,6 +100,7 @@ public final class TextFont: @unchecked Sendable {
         self.lineHeight = lineHeight
         self.ascent = ascent
         self.characterWidth = characterWidth
+        self.digitWidth = digitWidth
         coverage = TextCoverage(font: loaded, of: fontMap)
     }
 

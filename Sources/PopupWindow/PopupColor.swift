@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CXft
+import MenuModel
 
 /// A colour allocated for drawing text and rectangles.
 ///
@@ -10,19 +11,23 @@ public final class PopupColor {
 
     private init(connection: PopupConnection) { self.connection = connection }
 
-    /// Allocates `name` (`#rrggbb` or an X colour name); throws for a name X does not know.
+    /// Allocates `color` (read from the settings by `MenuColor`, as the Wayland popup reads it).
     ///
-    /// The corresponding C function is `XftColorAllocName`.
-    public static func allocate(_ name: String, on connection: PopupConnection) throws -> PopupColor {
+    /// The corresponding C function is `XftColorAllocValue`.
+    public static func allocate(_ color: MenuColor, on connection: PopupConnection) throws -> PopupColor {
         let made = PopupColor(connection: connection)
         let display = connection.display
         let screen = connection.screen
+        // 8 bits a component to X's 16 (0xff to 0xffff), opaque.
+        var value = XRenderColor(
+            red: UInt16(color.red) * 257, green: UInt16(color.green) * 257, blue: UInt16(color.blue) * 257,
+            alpha: 0xffff)
         guard
-            XftColorAllocName(
-                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), name, &made.color
+            XftColorAllocValue(
+                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), &value, &made.color
             ) != 0
         else {
-            throw PopupError("cannot allocate the colour \"\(name)\"")
+            throw PopupError("cannot allocate the colour \(color.hexadecimal)")
         }
         return made
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CXft
 import InstalledFonts
+import MenuModel
 
 /// A font opened through Xft (fontconfig names such as `monospace:size=11`).
 ///
@@ -155,29 +156,30 @@ public final class PopupFont {
         }
         return opened
     }
+}
 
-    /// `text` cut to fit `width` pixels, ending in "…" when cut.
+/// The layout's measures of an Xft font: `MenuLayout` cuts and places text by them.
+extension PopupFont: MenuMetrics {
+    /// The height of a line of text.
+    public var textHeight: Int { height }
+
+    /// The longest prefix of `text` that fits `width` pixels, in whole Unicode scalars.
     ///
     /// Only what can show is measured: characters are added one by one until the next one
     /// would not fit, and at most `width` of them are looked at (one that shows takes a
     /// pixel at least), so a line of megabytes costs what a line of the window's width does.
-    public func fit(_ text: String, width limit: Int) -> String {
-        guard limit > 0 else { return "" }
+    public func prefix(of text: String, fitting width: Int) -> Substring {
         let scalars = text.unicodeScalars
-        let ellipsis = width(of: "…")
         var used = 0
-        var looked = 0
         var index = scalars.startIndex
-        // The end of the longest prefix that still fits with the ellipsis after it.
-        var cut = index
-        while index != scalars.endIndex {
+        var looked = 0
+        while index != scalars.endIndex && looked < width {
             let next = used + advance(scalars[index])
-            guard next <= limit, looked < limit else { return String(scalars[..<cut]) + "…" }
+            guard next <= width else { break }
             used = next
             looked += 1
             scalars.formIndex(after: &index)
-            if used + ellipsis <= limit { cut = index }
         }
-        return text
+        return text[..<index]
     }
 }

@@ -26,7 +26,6 @@ final class WaylandMenuApp: MenuFrontEnd {
     /// Each level's prompt.
     var prompts: [String] = []
     private var painter: WaylandPainter?
-    private var colors: WaylandColors!
     private var placedAtPointer = false
     /// The lines of rows the box shows.
     var visibleRows = 1
@@ -57,7 +56,6 @@ final class WaylandMenuApp: MenuFrontEnd {
         let first: MenuSession.Screen
         let prompt: String
         do {
-            colors = try WaylandColors(settings)
             // Fetch before the overlay takes the keyboard: it must never wait on the daemon.
             let list: MenuList
             if let table {
@@ -102,11 +100,12 @@ final class WaylandMenuApp: MenuFrontEnd {
     /// Places the box: at `pointer` (clamped to the overlay), else centred.
     private func layout(_ font: TextFont.Measures, pointer: (x: Int, y: Int)?) -> WaylandPainter {
         let (width, height, _) = popup.size
-        let padding = 3
-        let lineHeight = font.lineHeight + 2 * padding
-        visibleRows = max(1, min(settings.rows, max(firstCount, 3), height / lineHeight - 1))
-        let boxWidth = min(width, font.characterWidth * settings.width + 2 * padding)
-        let boxHeight = min(height, (visibleRows + 1) * lineHeight)
+        let layout = MenuLayout(
+            settings: settings, textHeight: font.lineHeight, digitWidth: font.digitWidth, padding: 3,
+            maximumWidth: width)
+        visibleRows = layout.visibleRows(settings: settings, firstCount: firstCount, availableHeight: height)
+        let boxWidth = layout.width
+        let boxHeight = min(height, layout.height(visibleRows: visibleRows))
         var x = (width - boxWidth) / 2
         var y = (height - boxHeight) / 3
         if let pointer {
@@ -117,8 +116,7 @@ final class WaylandMenuApp: MenuFrontEnd {
         for screen in session.screens {
             if case .list(_, let list) = screen { list.visibleRows = visibleRows }
         }
-        return WaylandPainter(
-            box: (x, y, boxWidth, boxHeight), lineHeight: lineHeight, padding: padding, colors: colors)
+        return WaylandPainter(box: (x, y, boxWidth, boxHeight), layout: layout, settings: settings)
     }
 
     /// Draws the shown level into a new frame.
@@ -193,7 +191,7 @@ final class WaylandMenuApp: MenuFrontEnd {
         guard let painter else { return nil }
         let box = painter.box
         guard x >= box.x, x < box.x + box.width, y >= box.y, y < box.y + box.height else { return nil }
-        return (y - box.y) / painter.lineHeight
+        return painter.layout.windowRow(atY: y - box.y) + 1
     }
 
     /// Acts on one event; returns the exit status when the menu must close.

@@ -101,18 +101,18 @@ final class MenuApp: MenuFrontEnd {
         let font = opened.font
         let colors = opened.colors
         let scale = connection.dotsPerInch / 96
-        let padding = max(2, Int((3 * scale).rounded()))
-        let lineHeight = font.height + 2 * padding
         let pointer = connection.pointer()
         let monitor = connection.monitor(containingX: pointer.x, y: pointer.y)
-        visibleRows = max(1, min(settings.rows, max(firstCount, 3), monitor.height / lineHeight - 1))
-        let width = font.width(of: String(repeating: "0", count: settings.width)) + 2 * padding
+        let layout = MenuLayout(
+            settings: settings, textHeight: font.height, digitWidth: font.width(of: "0"),
+            padding: max(2, Int((3 * scale).rounded())),
+            maximumWidth: monitor.width)
+        visibleRows = layout.visibleRows(settings: settings, firstCount: firstCount, availableHeight: monitor.height)
         let frame = monitor.place(
-            width: width, height: (visibleRows + 1) * lineHeight, atX: pointer.x, y: pointer.y)
+            width: layout.width, height: layout.height(visibleRows: visibleRows), atX: pointer.x, y: pointer.y)
         surface = try PopupSurface.create(
-            on: connection, frame: frame, background: colors.background, className: "cliptab-menu")
-        painter = MenuPainter(
-            surface: surface, font: font, colors: colors, lineHeight: lineHeight, padding: padding)
+            on: connection, frame: frame, background: colors[.background], className: "cliptab-menu")
+        painter = MenuPainter(surface: surface, font: font, colors: colors, layout: layout)
     }
 
     private func paint() {
@@ -179,7 +179,7 @@ final class MenuApp: MenuFrontEnd {
         case .motion(_, let y):
             guard case .list(_, let list) = session.current, y >= 0 else { return (nil, changed) }
             let before = list.cursor
-            list.point(atWindowRow: y / painter.lineHeight - 1)
+            list.point(atWindowRow: painter.layout.windowRow(atY: y))
             return (nil, changed || before != list.cursor)
         case .button(let button, let x, let y):
             guard surface.frame.contains(x: x + surface.frame.x, y: y + surface.frame.y) else {
@@ -188,7 +188,7 @@ final class MenuApp: MenuFrontEnd {
             guard case .list(_, let list) = session.current else { return (nil, changed) }
             switch button {
             case 1, 3:
-                guard list.point(atWindowRow: y / painter.lineHeight - 1) else { return (nil, changed) }
+                guard list.point(atWindowRow: painter.layout.windowRow(atY: y)) else { return (nil, changed) }
                 return key(button == 1 ? .enter : .tab)
             case 4: return key(.up)
             case 5: return key(.down)

@@ -38,7 +38,7 @@ import Testing
         var expected = MenuSettings()
         expected.font = "DejaVu Sans Mono:size=14 "
         expected.rows = 30
-        expected.background = "#000000"
+        expected.background = MenuColor(0x000000)
         expected.enter = "copy"
         #expect(settings == expected)
     }

@@ -22,18 +22,21 @@ final class MenuFixture {
     /// The daemon, its bus, display and home.
     let session: DaemonProcess
 
-    /// Starts everything and waits until the daemon answers; `enter` is what Enter does.
-    init(enter: String = "copy") throws {
-        session = try DaemonProcess(
-            config: """
-                [menu]  # read as cliptabd reads it: a comment here, quotes below
+    /// Starts everything and waits until the daemon answers; `enter` is what Enter does,
+    /// `menu` the [menu] section's lines in place of the colours the tests judge by.
+    init(enter: String = "copy", menu: String? = nil) throws {
+        let lines =
+            menu ?? """
                 background = #102030
                 title = #ff4000
                 foreground = #ffffff
                 selected_background = #306090
                 enter = "\(enter)"
 
-                """, withDisplay: true, homePrefix: "cliptab-menu")
+                """
+        session = try DaemonProcess(
+            config: "[menu]  # read as cliptabd reads it: a comment here, quotes below\n" + lines,
+            withDisplay: true, homePrefix: "cliptab-menu")
     }
 
     /// The home (and the store under it).

@@ -23,14 +23,21 @@ struct WaylandMenuTests {
         let sway: HeadlessSway
         let bus: PrivateBus
         let daemon: ChildProcess
+        /// The box's background, by which `open` sees the popup drawn.
+        let background: UInt32
 
-        init(swayConfiguration: [String] = []) throws {
+        /// The session; `menu` is its cliptab.conf's [menu] section, drawn on `background`.
+        init(
+            swayConfiguration: [String] = [], menu: String = "enter = copy\n",
+            background: UInt32 = WaylandMenuTests.background
+        ) throws {
+            self.background = background
             sway = try HeadlessSway(extraConfiguration: swayConfiguration)
             bus = try sway.startBus()
             let config = sway.homeDirectory + "/.config/cliptab"
             let written = try sway.run(
                 "sh", ["-c", "mkdir -p \(config) && cat > \(config)/cliptab.conf"],
-                input: Array("[menu]\nenter = copy\n".utf8))
+                input: Array(("[menu]\n" + menu).utf8))
             guard written.termination == .exited(0) else {
                 throw FixtureError("config: \(written.errorText)")
             }
@@ -77,7 +84,7 @@ struct WaylandMenuTests {
             let deadline = MonotonicClock.milliseconds() + 20_000
             while true {
                 let shot = try screen()
-                if shot.bounds(of: WaylandMenuTests.background) != nil { return (menu, shot) }
+                if shot.bounds(of: background) != nil { return (menu, shot) }
                 guard MonotonicClock.milliseconds() < deadline, menu.isRunning else {
                     menu.terminate(graceMilliseconds: 1000)
                     throw FixtureError("the menu painted nothing in 20 s (or it ended): \(menu.isRunning)")

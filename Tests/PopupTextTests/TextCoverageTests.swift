@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import MenuModel
 import Testing
 
 @testable import PopupText
@@ -31,7 +32,7 @@ import Testing
         let canvas = try TextCanvas(
             pixels: pixels, width: width, height: height, stride: width * 4, scale: 1, font: font)
         let line = String(String.UnicodeScalarView((0..<20_000).map { Unicode.Scalar(0xF0000 + $0)! }))
-        canvas.text(line, x: 0, y: 0, width: width, color: TextColor("#ffffff")!)
+        canvas.text(line, x: 0, y: 0, width: width, color: TextColor(MenuColor(0xffffff)))
         let cut = 4 * (width / font.characterWidth + 2)
         #expect(canvas.shapedBytes == 3 * cut, "\(canvas.shapedBytes) bytes shaped")
         #expect(font.coverage.lookups == cut)

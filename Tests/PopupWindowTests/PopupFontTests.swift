@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import MenuModel
 import PopupWindow
 import TestSupport
 import Testing
@@ -33,10 +34,10 @@ struct PopupFontTests {
         #expect(font.width(of: "abc") == 3 * font.width(of: "a"))
 
         let text = String(repeating: "x", count: 40)
-        #expect(font.fit(text, width: 1000) == text)
-        let cut = font.fit(text, width: font.width(of: "xxxxxxxxxx"))
+        #expect(font.cut(text, to: 1000) == text)
+        let cut = font.cut(text, to: font.width(of: "xxxxxxxxxx"))
         #expect(cut.hasSuffix("…") && font.width(of: cut) <= font.width(of: "xxxxxxxxxx") && cut.count >= 8)
-        #expect(font.fit(text, width: 0) == "")
+        #expect(font.cut(text, to: 0) == "")
         try checkLongLines(font)
     }
 
@@ -48,7 +49,7 @@ struct PopupFontTests {
         #expect(font.width(of: long) == 1_000_000 * font.width(of: "x"))
         var bytes = font.measuredBytes
         var measurements = font.measurements
-        let cut = font.fit(long, width: 600)
+        let cut = font.cut(long, to: 600)
         #expect(cut.hasSuffix("…") && font.width(of: cut) <= 600 && cut.count > 10)
         #expect(
             font.measuredBytes - bytes <= 16,
@@ -69,7 +70,7 @@ struct PopupFontTests {
         let searches = font.fallbackSearches
         measurements = font.measurements
         bytes = font.measuredBytes
-        let shown = font.fit(line, width: 600)
+        let shown = font.cut(line, to: 600)
         #expect(shown.hasSuffix("…") && font.width(of: shown) <= 600)
         // Only the characters that show are measured, and none needs a font match.
         #expect(
@@ -79,6 +80,6 @@ struct PopupFontTests {
             "fitting 20,000 unknown characters took \(font.measurements - measurements) measurements")
         // Measured once: the same line again hands Xft nothing.
         bytes = font.measuredBytes
-        #expect(font.fit(line, width: 600) == shown && font.measuredBytes == bytes)
+        #expect(font.cut(line, to: 600) == shown && font.measuredBytes == bytes)
     }
 }
