@@ -29,8 +29,9 @@ public struct MenuColor: Equatable, Sendable {
         return "#" + String(repeating: "0", count: 6 - digits.count) + digits
     }
 
-    /// `#` and 3, 6, 9 or 12 hexadecimal digits. As in X, each component's digits are its most
-    /// significant ones: `#fff` is `#f0f0f0`.
+    /// The colour of `#` and 3, 6, 9 or 12 hexadecimal digits.
+    ///
+    /// As in X, each component's digits are its most significant ones: `#fff` is `#f0f0f0`.
     private static func hexadecimal(_ text: String) -> UInt32? {
         guard text.hasPrefix("#"), [3, 6, 9, 12].contains(text.count - 1) else { return nil }
         let digits = Array(text.dropFirst())

@@ -110,7 +110,9 @@ public struct MenuLayout: Equatable, Sendable {
         let before = metrics.prefix(of: caret, fitting: room)
         let caretX = before.endIndex == caret.endIndex ? start + metrics.width(of: caret) : start + room
         drawn.append(
-            .fill(x: min(caretX, width - 2), y: padding, width: 2, height: metrics.textHeight, ink: .foreground))
+            .fill(
+                x: min(caretX, width - 2), y: padding, width: 2, height: metrics.textHeight, ink: .foreground)
+        )
     }
 
     /// One line of the list at window row `row` (1: under the prompt).
@@ -122,11 +124,13 @@ public struct MenuLayout: Equatable, Sendable {
         let indent = padding + metrics.width(of: "  ")
         switch line.kind {
         case .header:
-            drawn.append(.text(metrics.cut(line.text, to: width - 2 * padding), x: padding, y: top, ink: .title))
+            drawn.append(
+                .text(metrics.cut(line.text, to: width - 2 * padding), x: padding, y: top, ink: .title))
             drawn.append(
                 .fill(x: padding, y: y + lineHeight - 1, width: width - 2 * padding, height: 1, ink: .title))
         case .footer:
-            drawn.append(.text(metrics.cut(line.text, to: width - indent - padding), x: indent, y: top, ink: .title))
+            drawn.append(
+                .text(metrics.cut(line.text, to: width - indent - padding), x: indent, y: top, ink: .title))
         case .choice:
             if selected {
                 drawn.append(.fill(x: 0, y: y, width: width, height: lineHeight, ink: .selectedBackground))
@@ -138,7 +142,8 @@ public struct MenuLayout: Equatable, Sendable {
                 let nameWidth = metrics.width(of: shown)
                 drawn.append(
                     .text(
-                        shown, x: width - padding - nameWidth, y: top, ink: selected ? .selectedForeground : .title))
+                        shown, x: width - padding - nameWidth, y: top,
+                        ink: selected ? .selectedForeground : .title))
                 room -= nameWidth + metrics.width(of: "  ")
             }
             drawn.append(

@@ -35,7 +35,8 @@ public final class TextFont: @unchecked Sendable {
 
     /// The sizes of this font.
     public var measures: Measures {
-        Measures(lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth, digitWidth: digitWidth)
+        Measures(
+            lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth, digitWidth: digitWidth)
     }
 
     /// Loads and measures the pango font `fontDescription` (telling `measured` as soon as
@@ -91,7 +92,8 @@ public final class TextFont: @unchecked Sendable {
             }
             measured(
                 Measures(
-                    lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth, digitWidth: digitWidth))
+                    lineHeight: lineHeight, ascent: ascent, characterWidth: characterWidth,
+                    digitWidth: digitWidth))
             let width = Int(Double(logical.width) / unit) + 2
             Self.withCairo(width: width, height: lineHeight + 2, scale: scale) { target in
                 pango_cairo_show_layout(target, layout)

@@ -24,7 +24,8 @@ public final class PopupColor {
             alpha: 0xffff)
         guard
             XftColorAllocValue(
-                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), &value, &made.color
+                display, XDefaultVisual(display, screen), XDefaultColormap(display, screen), &value,
+                &made.color
             ) != 0
         else {
             throw PopupError("cannot allocate the colour \(color.hexadecimal)")

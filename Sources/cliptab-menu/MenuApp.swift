@@ -107,9 +107,11 @@ final class MenuApp: MenuFrontEnd {
             settings: settings, textHeight: font.height, digitWidth: font.width(of: "0"),
             padding: max(2, Int((3 * scale).rounded())),
             maximumWidth: monitor.width)
-        visibleRows = layout.visibleRows(settings: settings, firstCount: firstCount, availableHeight: monitor.height)
+        visibleRows = layout.visibleRows(
+            settings: settings, firstCount: firstCount, availableHeight: monitor.height)
         let frame = monitor.place(
-            width: layout.width, height: layout.height(visibleRows: visibleRows), atX: pointer.x, y: pointer.y)
+            width: layout.width, height: layout.height(visibleRows: visibleRows), atX: pointer.x, y: pointer.y
+        )
         surface = try PopupSurface.create(
             on: connection, frame: frame, background: colors[.background], className: "cliptab-menu")
         painter = MenuPainter(surface: surface, font: font, colors: colors, layout: layout)

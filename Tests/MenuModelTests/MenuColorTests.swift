@@ -30,7 +30,9 @@ import Testing
     }
 
     @Test func notColours() {
-        for text in ["", "#", "#12345", "#1234567", "#ggghhh", "nosuch", "gray101", "gray0050", "rgb:1/2", "rgb:/1/2"] {
+        for text in [
+            "", "#", "#12345", "#1234567", "#ggghhh", "nosuch", "gray101", "gray0050", "rgb:1/2", "rgb:/1/2",
+        ] {
             #expect(MenuColor(parsing: text) == nil, "\(text)")
         }
         #expect(MenuColor(0x0a0b0c).hexadecimal == "#0a0b0c")
@@ -39,10 +41,14 @@ import Testing
     /// A colour is read when the settings are: a name is taken, a bad value named with its key.
     @Test func settingsReadColours() {
         let (settings, problems) = MenuSettings.parse(
-            "[menu]\nbackground = navy\ntitle = #nothex\nselected_foreground = \"light blue\"\n", file: "c.conf")
+            "[menu]\nbackground = navy\ntitle = #nothex\nselected_foreground = \"light blue\"\n",
+            file: "c.conf")
         #expect(settings.background == MenuColor(0x000080))
         #expect(settings.title == MenuSettings().title)
         #expect(settings.selectedForeground == MenuColor(0xadd8e6))
-        #expect(problems == ["c.conf:3: title must be #rrggbb or an X colour name (such as navy), not \"#nothex\""])
+        #expect(
+            problems == [
+                "c.conf:3: title must be #rrggbb or an X colour name (such as navy), not \"#nothex\""
+            ])
     }
 }

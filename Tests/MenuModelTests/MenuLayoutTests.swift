@@ -66,7 +66,9 @@ final class LinesContent: MenuContent {
         #expect(layout.visibleRows(settings: settings, firstCount: 1, availableHeight: 1000) == 3)
         #expect(layout.visibleRows(settings: settings, firstCount: 50, availableHeight: 1000) == 10)
         #expect(layout.visibleRows(settings: settings, firstCount: 50, availableHeight: 18 * 5) == 4)
-        #expect(layout.windowRow(atY: 5) == -1 && layout.windowRow(atY: 18) == 0 && layout.windowRow(atY: 40) == 1)
+        #expect(
+            layout.windowRow(atY: 5) == -1 && layout.windowRow(atY: 18) == 0 && layout.windowRow(atY: 40) == 1
+        )
     }
 
     @Test func cutKeepsWhatFitsAndEndsInAnEllipsis() {
@@ -94,7 +96,8 @@ final class LinesContent: MenuContent {
         #expect(shown[1].text == "al" && shown[1].x == start && shown[1].ink == .foreground)
         #expect(drawn.contains(.fill(x: start + 20, y: 3, width: 2, height: 12, ink: .foreground)))
         // A short prompt is whole.
-        let short = texts(layout.drawings(.list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics))
+        let short = texts(
+            layout.drawings(.list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics))
         #expect(short[0].text == "t › ")
     }
 
@@ -104,7 +107,9 @@ final class LinesContent: MenuContent {
             kind: .choice, text: String(repeating: "t", count: 100), name: String(repeating: "n", count: 100))
         let list = MenuList(content: LinesContent([line]), visibleRows: 3)
         let layout = layout()
-        let shown = texts(layout.drawings(.list(.rows(table: "t"), list), prompt: "t", message: nil, height: 72, metrics: metrics))
+        let shown = texts(
+            layout.drawings(
+                .list(.rows(table: "t"), list), prompt: "t", message: nil, height: 72, metrics: metrics))
         // indent 3 + 20 ("  "); room 206 - 23 - 3 = 180; name in 60: 5 characters and "…".
         let name = shown[2]
         #expect(name.text == "nnnnn…" && name.x == 206 - 3 - 60 && name.y == 18 + 3)
@@ -120,7 +125,8 @@ final class LinesContent: MenuContent {
         let list = MenuList(content: ChoiceContent((0..<10).map { "row \($0)" }), visibleRows: 3)
         list.move(by: 5)
         let layout = layout()
-        let drawn = layout.drawings(.list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics)
+        let drawn = layout.drawings(
+            .list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics)
         let rows = texts(drawn).dropFirst(2)
         #expect(rows.map(\.text) == ["row 3", "row 4", "row 5"])
         #expect(rows.map(\.y) == [21, 39, 57])
@@ -136,7 +142,8 @@ final class LinesContent: MenuContent {
             MenuLine(kind: .footer, text: "run with care"),
         ]
         let list = MenuList(content: LinesContent(lines), visibleRows: 3)
-        let drawn = layout().drawings(.list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics)
+        let drawn = layout().drawings(
+            .list(.tables, list), prompt: "t", message: nil, height: 72, metrics: metrics)
         let shown = texts(drawn)
         #expect(shown[2].text == "Shell" && shown[2].x == 3 && shown[2].ink == .title)
         #expect(drawn.contains(.fill(x: 3, y: 35, width: 200, height: 1, ink: .title)))
@@ -160,13 +167,15 @@ final class LinesContent: MenuContent {
         var editor = LineEditor("abcdef")
         editor.left()
         let layout = layout()
-        let drawn = layout.drawings(.input(.tables, editor), prompt: "p", message: nil, height: 72, metrics: metrics)
+        let drawn = layout.drawings(
+            .input(.tables, editor), prompt: "p", message: nil, height: 72, metrics: metrics)
         let shown = texts(drawn)
         #expect(shown.map(\.text) == ["p: ", "abcdef"])
         let start = 3 + metrics.width(of: "p: ")
         #expect(drawn.contains(.fill(x: start + 50, y: 3, width: 2, height: 12, ink: .foreground)))
         let long = LineEditor(String(repeating: "x", count: 1000))
-        let far = layout.drawings(.input(.tables, long), prompt: "p", message: nil, height: 72, metrics: metrics)
+        let far = layout.drawings(
+            .input(.tables, long), prompt: "p", message: nil, height: 72, metrics: metrics)
         #expect(far.contains(.fill(x: 206 - 3, y: 3, width: 2, height: 12, ink: .foreground)))
     }
 }
