@@ -3,18 +3,14 @@
 #include "CWaylandPopup.h"
 
 #include <errno.h>
-#include <locale.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
-#include <xkbcommon/xkbcommon-compose.h>
-#include <xkbcommon/xkbcommon.h>
 
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 
@@ -46,13 +42,6 @@ struct CWP_popup {
     struct wl_keyboard *keyboard;
     struct wl_pointer *pointer;
     uint32_t capabilities;
-    struct xkb_context *xkb;
-    struct xkb_keymap *keymap;
-    struct xkb_state *state;
-    struct xkb_compose_state *compose;
-    char *pending_keymap;
-    int input_loaded;
-    uint32_t modifiers[4];
     // The overlay (all output, transparent, holding the keyboard and catching the pointer)
     // and the menu's box on it, a subsurface: only the box's pixels are drawn and sent.
     struct wl_surface *surface;
@@ -71,9 +60,6 @@ struct CWP_popup {
     int drawing_fresh;
     CWP_event queue[QUEUE];
     int head, count;
-    int32_t repeat_rate, repeat_delay;
-    uint32_t held_key;
-    long long repeat_at;
     char error[256];
 };
 
@@ -84,14 +70,11 @@ static void fail(CWP_popup *p, const char *format, ...) {
     va_end(list);
 }
 
-static long long now_ms(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static void push(CWP_popup *p, CWP_event event) {
-    if (p->count == QUEUE) return;  // a flood of input: the oldest stay, the newest go
+    if (p->count == QUEUE) {  // a flood of input: the oldest stay, the newest go
+        if (event.kind == CWP_EVENT_KEYMAP) close(event.fd);
+        return;
+    }
     p->queue[(p->head + p->count) % QUEUE] = event;
     p->count++;
 }
@@ -109,119 +92,30 @@ static const struct wl_output_listener output_listener = {output_geometry, outpu
 
 // ---- keyboard ------------------------------------------------------------------------------
 
-static void load_input(CWP_popup *p);
-
-static void key_event(CWP_popup *p, uint32_t key) {
-    load_input(p);
-    if (!p->state) return;
-    xkb_keycode_t code = key + 8;
-    xkb_keysym_t sym = xkb_state_key_get_one_sym(p->state, code);
-    CWP_event event = {.kind = CWP_EVENT_KEY, .keysym = sym};
-    event.control = xkb_state_mod_name_is_active(p->state, XKB_MOD_NAME_CTRL, XKB_STATE_MODS_EFFECTIVE) > 0;
-    if (p->compose && xkb_compose_state_feed(p->compose, sym) == XKB_COMPOSE_FEED_ACCEPTED) {
-        switch (xkb_compose_state_get_status(p->compose)) {
-        case XKB_COMPOSE_COMPOSING: return;
-        case XKB_COMPOSE_COMPOSED:
-            event.keysym = xkb_compose_state_get_one_sym(p->compose);
-            xkb_compose_state_get_utf8(p->compose, event.text, sizeof event.text);
-            xkb_compose_state_reset(p->compose);
-            push(p, event);
-            return;
-        case XKB_COMPOSE_CANCELLED: xkb_compose_state_reset(p->compose); return;
-        case XKB_COMPOSE_NOTHING: break;
-        }
-    }
-    xkb_state_key_get_utf8(p->state, code, event.text, sizeof event.text);
-    push(p, event);
-}
+// The keyboard's events go to Swift as they come (PopupKeyboard reads them with libxkbcommon):
+// here they are only queued, in order, so that a key is read with the modifiers before it.
 
 static void keyboard_keymap(void *data, struct wl_keyboard *k, uint32_t format, int32_t fd, uint32_t size) {
-    CWP_popup *p = data;
     if (format != WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1) {
         close(fd);
         return;
     }
-    char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (text == MAP_FAILED) return;
-    // Compiled when the first key comes or after the first frame, whichever is first: it
-    // costs milliseconds the first frame does not need.
-    free(p->pending_keymap);
-    p->pending_keymap = strndup(text, size);
-    munmap(text, size);
-    if (p->input_loaded) {
-        p->input_loaded = 0;
-        load_input(p);
-    }
+    push(data, (CWP_event){.kind = CWP_EVENT_KEYMAP, .fd = fd, .values = {size}});
 }
-
-// Compiles the keymap the compositor sent last and the locale's compose table, once.
-static void load_input(CWP_popup *p) {
-    if (p->input_loaded || !p->xkb) return;
-    p->input_loaded = 1;
-    if (p->pending_keymap) {
-        struct xkb_keymap *keymap = xkb_keymap_new_from_string(p->xkb, p->pending_keymap, XKB_KEYMAP_FORMAT_TEXT_V1,
-                                                               XKB_KEYMAP_COMPILE_NO_FLAGS);
-        free(p->pending_keymap);
-        p->pending_keymap = NULL;
-        if (keymap) {
-            if (p->state) xkb_state_unref(p->state);
-            if (p->keymap) xkb_keymap_unref(p->keymap);
-            p->keymap = keymap;
-            p->state = xkb_state_new(keymap);
-            if (p->state)
-                xkb_state_update_mask(p->state, p->modifiers[0], p->modifiers[1], p->modifiers[2], 0, 0,
-                                      p->modifiers[3]);
-        }
-    }
-    if (!p->compose) {
-        const char *wanted = getenv("LC_ALL");
-        if (!wanted || !*wanted) wanted = getenv("LC_CTYPE");
-        if (!wanted || !*wanted) wanted = getenv("LANG");
-        if (!wanted || !*wanted) wanted = "C";
-        struct xkb_compose_table *table =
-            xkb_compose_table_new_from_locale(p->xkb, wanted, XKB_COMPOSE_COMPILE_NO_FLAGS);
-        if (table) {
-            p->compose = xkb_compose_state_new(table, XKB_COMPOSE_STATE_NO_FLAGS);
-            xkb_compose_table_unref(table);
-        }
-    }
-}
-
-void CWP_load_input(CWP_popup *p) { load_input(p); }
-
 static void keyboard_enter(void *d, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s, struct wl_array *keys) {}
 static void keyboard_leave(void *data, struct wl_keyboard *k, uint32_t serial, struct wl_surface *s) {
-    ((CWP_popup *)data)->held_key = 0;
+    push(data, (CWP_event){.kind = CWP_EVENT_KEYBOARD_LEFT});
 }
 static void keyboard_key(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t time, uint32_t key,
                          uint32_t state) {
-    CWP_popup *p = data;
-    if (state != WL_KEYBOARD_KEY_STATE_PRESSED) {
-        if (key == p->held_key) p->held_key = 0;
-        return;
-    }
-    key_event(p, key);
-    if (p->keymap && xkb_keymap_key_repeats(p->keymap, key + 8) && p->repeat_rate > 0) {
-        p->held_key = key;
-        p->repeat_at = now_ms() + p->repeat_delay;
-    }
+    push(data, (CWP_event){.kind = CWP_EVENT_KEY_CODE, .values = {key, state == WL_KEYBOARD_KEY_STATE_PRESSED}});
 }
 static void keyboard_modifiers(void *data, struct wl_keyboard *k, uint32_t serial, uint32_t depressed,
                                uint32_t latched, uint32_t locked, uint32_t group) {
-    CWP_popup *p = data;
-    // Kept for a keymap not compiled yet (the compositor sends them on focus, before the
-    // first frame).
-    p->modifiers[0] = depressed;
-    p->modifiers[1] = latched;
-    p->modifiers[2] = locked;
-    p->modifiers[3] = group;
-    if (p->state) xkb_state_update_mask(p->state, depressed, latched, locked, 0, 0, group);
+    push(data, (CWP_event){.kind = CWP_EVENT_MODIFIERS, .values = {depressed, latched, locked, group}});
 }
 static void keyboard_repeat(void *data, struct wl_keyboard *k, int32_t rate, int32_t delay) {
-    CWP_popup *p = data;
-    p->repeat_rate = rate;
-    p->repeat_delay = delay;
+    push(data, (CWP_event){.kind = CWP_EVENT_REPEAT_INFO, .values = {(uint32_t)rate, (uint32_t)delay}});
 }
 static const struct wl_keyboard_listener keyboard_listener = {
     keyboard_keymap, keyboard_enter, keyboard_leave, keyboard_key, keyboard_modifiers, keyboard_repeat};
@@ -283,7 +177,7 @@ static void seat_capabilities(void *data, struct wl_seat *seat, uint32_t capabil
         if (wl_keyboard_get_version(p->keyboard) >= 3) wl_keyboard_release(p->keyboard);
         else wl_keyboard_destroy(p->keyboard);
         p->keyboard = NULL;
-        p->held_key = 0;
+        push(p, (CWP_event){.kind = CWP_EVENT_KEYBOARD_LEFT});
     }
     if (!(capabilities & WL_SEAT_CAPABILITY_POINTER) && p->pointer) {
         if (wl_pointer_get_version(p->pointer) >= 3) wl_pointer_release(p->pointer);
@@ -341,7 +235,6 @@ CWP_popup *CWP_connect(char *error, size_t size) {
         free(p);
         return NULL;
     }
-    p->xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
     p->registry = wl_display_get_registry(p->display);
     wl_registry_add_listener(p->registry, &registry_listener, p);
     // The globals alone: what the bound ones say at once (seat capabilities, output
@@ -382,7 +275,7 @@ static void destroy_surface(CWP_popup *p) {
     if (p->surface) wl_surface_destroy(p->surface);
     p->layer = NULL;
     p->surface = NULL;
-    p->held_key = 0;
+    push(p, (CWP_event){.kind = CWP_EVENT_KEYBOARD_LEFT});
     destroy_buffers(p);
 }
 
@@ -402,11 +295,9 @@ void CWP_disconnect(CWP_popup *p) {
         wl_display_flush(p->display);
         wl_display_disconnect(p->display);
     }
-    if (p->compose) xkb_compose_state_unref(p->compose);
-    if (p->state) xkb_state_unref(p->state);
-    if (p->keymap) xkb_keymap_unref(p->keymap);
-    if (p->xkb) xkb_context_unref(p->xkb);
-    free(p->pending_keymap);
+    // A keymap's descriptor not taken yet.
+    for (; p->count > 0; p->head = (p->head + 1) % QUEUE, p->count--)
+        if (p->queue[p->head].kind == CWP_EVENT_KEYMAP) close(p->queue[p->head].fd);
     free(p);
 }
 
@@ -651,10 +542,6 @@ int CWP_after_poll(CWP_popup *p, int readable) {
         fail(p, "the Wayland compositor broke the connection: %s", strerror(errno));
         return -1;
     }
-    if (p->held_key && p->repeat_rate > 0 && now_ms() >= p->repeat_at) {
-        key_event(p, p->held_key);
-        p->repeat_at = now_ms() + 1000 / p->repeat_rate;
-    }
     return 0;
 }
 
@@ -664,12 +551,6 @@ int CWP_next_event(CWP_popup *p, CWP_event *event) {
     p->head = (p->head + 1) % QUEUE;
     p->count--;
     return 1;
-}
-
-int CWP_repeat_timeout(CWP_popup *p) {
-    if (!p->held_key || p->repeat_rate <= 0) return -1;
-    long long left = p->repeat_at - now_ms();
-    return left < 0 ? 0 : (int)left;
 }
 
 int CWP_is_shown(const CWP_popup *p) { return p->surface != NULL; }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CWaylandPopup
+import Glibc
+import Posix
 
 /// The connection to a Wayland compositor and the popup's overlay surface on it.
 ///
@@ -8,6 +10,8 @@ import CWaylandPopup
 /// process ending) gives the compositor back everything, the keyboard included.
 public final class LayerPopup {
     private let handle: OpaquePointer
+    /// The seat's keys, read from the keyboard's events as they are taken.
+    private let keyboard = PopupKeyboard()
 
     private init(handle: OpaquePointer) { self.handle = handle }
 
@@ -102,29 +106,48 @@ public final class LayerPopup {
 
     /// Compiles the keymap and the compose table now: after the first frame, so that neither
     /// delays it (else they are compiled at the first key).
-    public func loadInput() { CWP_load_input(handle) }
+    public func loadInput() { keyboard.load() }
 
     /// Milliseconds until a held key repeats, nil when none is held.
-    public var repeatTimeout: Int32? {
-        let timeout = CWP_repeat_timeout(handle)
-        return timeout < 0 ? nil : timeout
-    }
+    public var repeatTimeout: Int32? { keyboard.repeatTimeout(now: MonotonicClock.milliseconds()) }
 
-    /// The oldest event not taken yet.
+    /// The oldest event not taken yet (a held key's repeat when it is due).
     public func nextEvent() -> LayerPopupEvent? {
         var event = CWP_event()
-        guard CWP_next_event(handle, &event) != 0 else { return nil }
-        switch event.kind {
-        case CWP_EVENT_KEY:
-            let text = withUnsafeBytes(of: event.text) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        while CWP_next_event(handle, &event) != 0 {
+            switch event.kind {
+            case CWP_EVENT_KEY_CODE:
+                let now = MonotonicClock.milliseconds()
+                if let key = keyboard.key(event.values.0, pressed: event.values.1 != 0, now: now) {
+                    return key
+                }
+            case CWP_EVENT_KEYMAP:
+                if let text = Self.keymap(event.fd, size: Int(event.values.0)) { keyboard.keymapSent(text) }
+            case CWP_EVENT_MODIFIERS:
+                keyboard.modifiersSent((event.values.0, event.values.1, event.values.2, event.values.3))
+            case CWP_EVENT_REPEAT_INFO:
+                keyboard.repeatSent(rate: event.values.0, delay: event.values.1)
+            case CWP_EVENT_KEYBOARD_LEFT: keyboard.left()
+            case CWP_EVENT_MOTION: return .pointer(x: Int(event.x), y: Int(event.y))
+            case CWP_EVENT_BUTTON: return .button(Int(event.button), x: Int(event.x), y: Int(event.y))
+            case CWP_EVENT_SCROLL: return .scroll(Int(event.axis))
+            case CWP_EVENT_CLOSED: return .closed
+            default: return .redraw
             }
-            return .key(keysym: event.keysym, text: text, control: event.control != 0)
-        case CWP_EVENT_MOTION: return .pointer(x: Int(event.x), y: Int(event.y))
-        case CWP_EVENT_BUTTON: return .button(Int(event.button), x: Int(event.x), y: Int(event.y))
-        case CWP_EVENT_SCROLL: return .scroll(Int(event.axis))
-        case CWP_EVENT_CLOSED: return .closed
-        default: return .redraw
         }
+        return keyboard.repeatDue(now: MonotonicClock.milliseconds())
+    }
+
+    /// The keymap text the compositor sent in `fd` (closed here), `size` bytes.
+    private static func keymap(_ fd: Int32, size: Int) -> String? {
+        defer { close(fd) }
+        guard size > 0, let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED
+        else {
+            return nil
+        }
+        defer { munmap(mapped, size) }
+        // The text ends at its NUL (the size counts it).
+        let bytes = UnsafeRawBufferPointer(start: mapped, count: size)
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
     }
 }

@@ -3,23 +3,25 @@
 // alone imports this: the connection and its globals (compositor, shm, seat, outputs,
 // zwlr_layer_shell_v1, wl_subcompositor), one full-output overlay surface with the keyboard held exclusively
 // (never drawn) and the menu's box on it as a wl_subsurface,
-// wl_shm buffers to draw into, and the seat's keys read through libxkbcommon (the keymap the
-// compositor sends, the locale's compose table). Listeners and requests live in C because
-// libwayland's marshaller is variadic; what the popup needs comes out as a queue of plain
-// events. Every call that can fail returns -1 or NULL and leaves its reason in `error`.
+// wl_shm buffers to draw into, and the seat's keyboard events queued as they come (Swift reads
+// them with libxkbcommon, whose headers are included for it). Listeners and requests live in C
+// because libwayland's marshaller is variadic; what the popup needs comes out as a queue of
+// plain events. Every call that can fail returns -1 or NULL and leaves its reason in `error`.
 #ifndef CWAYLANDPOPUP_H
 #define CWAYLANDPOPUP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <xkbcommon/xkbcommon-compose.h>
+#include <xkbcommon/xkbcommon.h>
 
 /// The connection and everything made on it (opaque).
 typedef struct CWP_popup CWP_popup;
 
 /// What an event is.
 typedef enum CWP_event_kind {
-    /// A key was pressed (or repeated): `keysym`, `text` (UTF-8, maybe empty), `control`.
-    CWP_EVENT_KEY = 1,
+    /// A key went down or up: `values` the evdev code and 1 pressed, 0 released.
+    CWP_EVENT_KEY_CODE = 1,
     /// The pointer entered the surface or moved on it: `x`, `y` in surface pixels (logical).
     CWP_EVENT_MOTION = 2,
     /// A pointer button was pressed: `button` (1 left, 2 middle, 3 right) at `x`, `y`.
@@ -30,14 +32,21 @@ typedef enum CWP_event_kind {
     CWP_EVENT_REDRAW = 5,
     /// The compositor closed the surface.
     CWP_EVENT_CLOSED = 6,
+    /// The keymap (xkb v1 text): `fd` to map and close, `values[0]` its size.
+    CWP_EVENT_KEYMAP = 7,
+    /// The modifiers: `values` depressed, latched, locked, group.
+    CWP_EVENT_MODIFIERS = 8,
+    /// The repeat: `values` rate (keys a second, 0: none) and delay (milliseconds).
+    CWP_EVENT_REPEAT_INFO = 9,
+    /// The keyboard left the surface (or the seat lost it): no key is held any more.
+    CWP_EVENT_KEYBOARD_LEFT = 10,
 } CWP_event_kind;
 
 /// One event of the queue.
 typedef struct CWP_event {
     CWP_event_kind kind;
-    uint32_t keysym;
-    int control;
-    char text[64];
+    uint32_t values[4];
+    int32_t fd;
     int32_t x, y;
     int button;
     int axis;
@@ -86,10 +95,5 @@ int CWP_before_poll(CWP_popup *popup);
 int CWP_after_poll(CWP_popup *popup, int readable);
 /// Takes the oldest queued event into `event`; 0 when there is none.
 int CWP_next_event(CWP_popup *popup, CWP_event *event);
-/// Compiles the keymap and the compose table now (after the first frame), rather than at
-/// the first key.
-void CWP_load_input(CWP_popup *popup);
-/// Milliseconds until the held key repeats (-1: no key held), for poll()'s timeout.
-int CWP_repeat_timeout(CWP_popup *popup);
 
 #endif
