@@ -101,8 +101,9 @@ let package = Package(
         .target(
             name: "CWayland", exclude: ["protocols"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
-        // The Wayland popup: libwayland-client with the layer-shell protocol's glue (committed,
-        // protocols/regenerate remakes it), shm buffers, and the keys through libxkbcommon.
+        // The Wayland popup's C side: libwayland-client and libxkbcommon's headers, and the
+        // layer-shell protocol's glue (committed, protocols/regenerate remakes it); the client
+        // itself is Swift, in PopupWayland.
         .target(
             name: "CWaylandPopup", exclude: ["protocols"],
             linkerSettings: [.linkedLibrary("wayland-client"), .linkedLibrary("xkbcommon")]),
