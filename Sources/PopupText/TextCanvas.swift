@@ -4,7 +4,7 @@ import MenuModel
 
 /// Drawing into pixels the caller owns (ARGB32, premultiplied, as `wl_shm`'s ARGB8888):
 /// rectangles, and lines of text shaped by pango (font fallback per character, right-to-left
-/// runs) and cut to a width with an ellipsis.
+/// runs), measured for `MenuLayout`.
 ///
 /// Coordinates are logical pixels; `scale` maps them to the pixels of the memory. Owns the
 /// cairo surface and context over the memory, and one pango layout.
@@ -44,7 +44,9 @@ public final class TextCanvas {
             cairo_surface_destroy(surface)
             throw TextError("pango cannot lay out text")
         }
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        // Lines break (in `prefix(of:fitting:)` alone, the one place a width is set) between
+        // any two characters.
+        pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
         self.surface = surface
         self.context = context
         self.layout = layout
@@ -73,36 +75,24 @@ public final class TextCanvas {
         cairo_fill(context)
     }
 
-    /// Draws `text` as one line with its top at `y`, cut with "…" to `width` (nil: not cut);
-    /// returns the width it took.
-    @discardableResult
-    public func text(_ text: String, x: Int, y: Int, width: Int?, color: TextColor) -> Int {
-        set(text, width: width)
+    /// Draws `text` as one line with its top at `y` (cut already: `MenuLayout` cuts every
+    /// line to its room by `prefix(of:fitting:)`).
+    public func text(_ text: String, x: Int, y: Int, color: TextColor) {
+        set(text[...])
         cairo_set_source_rgb(context, color.red, color.green, color.blue)
         cairo_move_to(context, Double(x), Double(y))
         pango_cairo_show_layout(context, layout)
-        return measured()
     }
 
     /// The width `text` takes as one line, uncut.
     public func width(of text: String) -> Int {
-        set(text, width: nil)
+        set(text[...])
         return measured()
     }
 
-    /// Puts `text` in the layout: cut first to what `width` can show (so that a row of
-    /// megabytes costs what a screenful costs), then ellipsized by pango to the exact width.
-    private func set(_ text: String, width: Int?) {
-        var shown = Substring(text)
-        if let width {
-            // No character is narrower than a quarter of the average one in any font the
-            // fallback picks for a line (combining marks add no width but ride on a base).
-            shown = TextCut.prefix(text, characters: 4 * (width / characterWidth + 2)).text
-            pango_layout_set_width(layout, Int32(clamping: max(0, width) * Int(CPangoCairo_scale())))
-        } else {
-            pango_layout_set_width(layout, -1)
-        }
-        let bytes = String(font.coverage.drawable(shown))
+    /// Puts `text` in the layout, characters no font has replaced; counts what it costs.
+    private func set(_ text: Substring) {
+        let bytes = String(font.coverage.drawable(text))
         TextFont.setText(layout, bytes)
         shapedBytes += bytes.utf8.count
     }
@@ -127,14 +117,14 @@ extension TextCanvas: MenuMetrics {
     /// into lines of `width`: the first line is the prefix.
     public func prefix(of text: String, fitting width: Int) -> Substring {
         guard width > 0 else { return text[..<text.startIndex] }
+        // No character is narrower than a quarter of the average one in any font the
+        // fallback picks for a line (combining marks add no width but ride on a base).
         let cut = TextCut.prefix(text, characters: 4 * (width / characterWidth + 2))
         let drawable = font.coverage.drawable(cut.text)
         TextFont.setText(layout, String(drawable))
         shapedBytes += drawable.utf8.count
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
-        pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
         pango_layout_set_width(layout, Int32(clamping: width * Int(CPangoCairo_scale())))
-        defer { pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END) }
+        defer { pango_layout_set_width(layout, -1) }
         guard pango_layout_get_line_count(layout) > 1 else { return cut.text }
         let bytes = Int(pango_layout_get_line_readonly(layout, 0)?.pointee.length ?? 0)
         // `drawable` replaced characters one for one: as many of the text's as of its.

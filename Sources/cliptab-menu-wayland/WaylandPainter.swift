@@ -24,7 +24,7 @@ struct WaylandPainter {
                 canvas.fill(x: x, y: y, width: width, height: height, color: color(ink))
             case .text(let text, let x, let y, let ink):
                 // Already cut by the layout: drawn whole.
-                canvas.text(text, x: x, y: y, width: nil, color: color(ink))
+                canvas.text(text, x: x, y: y, color: color(ink))
             }
         }
     }
