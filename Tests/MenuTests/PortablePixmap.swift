@@ -66,4 +66,21 @@ struct PortablePixmap: Equatable {
         }
         return found
     }
+
+    /// How many 2×2 blocks of the rectangle (from its corner) hold more than one colour: a
+    /// surface drawn at scale 1 and doubled by the compositor has none.
+    func mixedBlocks(x: Int, y: Int, width: Int, height: Int) -> Int {
+        var found = 0
+        for row in stride(from: y, to: y + height - 1, by: 2) {
+            for column in stride(from: x, to: x + width - 1, by: 2) {
+                let first = pixel(column, row)
+                if pixel(column + 1, row) != first || pixel(column, row + 1) != first
+                    || pixel(column + 1, row + 1) != first
+                {
+                    found += 1
+                }
+            }
+        }
+        return found
+    }
 }

@@ -315,5 +315,9 @@ struct WaylandMenuTests {
         let one = try #require(single.bounds(of: Self.background))
         let two = try #require(double.bounds(of: Self.background))
         #expect(abs(two.width - 2 * one.width) <= 4 && abs(two.height - 2 * one.height) <= 4, "\(one) \(two)")
+        // Drawn at the output's scale, not doubled by the compositor: text has edges finer
+        // than 2×2 blocks.
+        let mixed = double.mixedBlocks(x: two.x, y: two.y, width: two.width, height: two.height)
+        #expect(mixed > 100, "\(mixed) mixed 2×2 blocks in the box")
     }
 }
