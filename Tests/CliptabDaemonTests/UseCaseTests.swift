@@ -168,7 +168,7 @@ struct UseCaseTests {
         try daemon.write(
             "[clipboard]\npaste_timeout_ms = 300\nselections = clipboard primary\n[limits]\nrows_per_table = 5\n"
                 + "[table \"new\"]\nactions = copy\nsecret = yes\n")
-        #expect(daemon.service.reload() == [])
+        #expect(daemon.services.reload() == [])
         #expect(
             daemon.clipboard.settings.readTimeoutMilliseconds == 300 && daemon.clipboard.settings.ownPrimary)
         #expect(daemon.tables.limits.maxRowsPerTable == 5)
@@ -179,7 +179,7 @@ struct UseCaseTests {
         // A bad file changes nothing and names its problem.
         try daemon.write("[clipboard]\npaste_timeout_ms = 60001\n[limits]\nrows_per_table = 9\n")
         #expect(
-            daemon.configured.reload() == [
+            daemon.services.reload() == [
                 "\(daemon.configPath):2: paste_timeout_ms: expected a whole number of milliseconds from 1 to 60000, found 60001"
             ])
         #expect(
@@ -198,8 +198,9 @@ struct UseCaseTests {
         persistence.failNextCommit = CliptabError(.storageFailure, "the disk is full")
         let tables = TableService(catalog: Catalog(), persistence: persistence, announce: { _, _ in })
         #expect(throws: StartFailure.self) {
-            _ = try ConfiguredService(
-                configurator: configurator, configuration: configuration, tables: tables
+            _ = try DaemonServices(
+                configurator: configurator, configuration: configuration, tables: tables,
+                environment: { _ in nil }
             ) {
                 ClipboardPolicy(
                     backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()

@@ -16,14 +16,19 @@ public struct CliptabInterface {
     public static let maxReplyBytes = 64 << 20
 
     private let service: ClipboardService
+    /// The daemon's one reload, which answers `Reload` (`DaemonServices.reload()`).
+    private let reload: () -> [String]
 
-    /// Makes the interface over `service`.
-    public init(service: ClipboardService) { self.service = service }
+    /// Makes the interface over `services`.
+    public init(services: DaemonServices) {
+        service = services.service
+        reload = { [unowned services] in services.reload() }
+    }
 
     /// The interface description with its handlers.
     public func makeInterface() -> BusInterface {
         BusInterface(
-            name: CliptabBus.interface, methods: Self.methods.map { $0.bound(to: service) },
+            name: CliptabBus.interface, methods: Self.methods.map { $0.bound(to: service, reload: reload) },
             signals: Self.signals, properties: Self.properties.map { $0.bound(to: service) })
     }
 
