@@ -54,7 +54,8 @@ public struct CliptabInterface {
             CliptabProperty(name: "ApiVersion", signature: "u", changeSignal: .const) { _ in
                 .uint32(CliptabBus.apiVersion)
             },
-            CliptabProperty(name: "Tables", signature: "as") { service in strings(service.tables.listTables())
+            CliptabProperty(name: "Tables", signature: "as") { service in
+                tablesValue(service.tables.listTables())
             },
             // Added to the contract: who holds the clipboard, for `cliptab status`.
             CliptabProperty(name: "ClipboardOwned", signature: "b") { service in
@@ -65,8 +66,16 @@ public struct CliptabInterface {
                 .string(service.clipboard.backend.summary)
             },
             CliptabProperty(name: "ClipboardRowId", signature: "t") { service in
-                .uint64(service.clipboard.isOwned ? service.copiedRowID : 0)
+                clipboardRowIDValue(owned: service.clipboard.isOwned, rowID: service.copiedRowID)
             },
         ]
     }
+
+    /// The value of `Tables` for the tables `names`, as `Get` answers it and
+    /// PropertiesChanged sends it.
+    static func tablesValue(_ names: [String]) -> BusValue { strings(names) }
+
+    /// The value of `ClipboardRowId` for a hold on the clipboard: the row served, 0 while the
+    /// daemon holds none; as `Get` answers it and PropertiesChanged sends it.
+    static func clipboardRowIDValue(owned: Bool, rowID: UInt64) -> BusValue { .uint64(owned ? rowID : 0) }
 }
