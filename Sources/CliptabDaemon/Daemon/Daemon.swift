@@ -156,13 +156,12 @@ public final class Daemon {
         let publisher = SignalPublisher(bus: bus)
         self.publisher = publisher
         let links = linkedTables(configuration)
+        let tables = TableService(
+            catalog: store.catalog, persistence: store.store, limits: configuration.limits,
+            documentCodec: TableFileCodec(), mirror: links, announce: publisher.announce(_:catalog:))
         let services = try DaemonServices(
-            configurator: configurator, configuration: configuration,
-            tables: TableService(
-                catalog: store.catalog, persistence: store.store, documentCodec: TableFileCodec(),
-                mirror: links,
-                announce: publisher.announce(_:catalog:)),
-            links: links, environment: environment,
+            configurator: configurator, configuration: configuration, tables: tables, links: links,
+            environment: environment,
             openMenu: { [menuLauncher] words, table in try menuLauncher.open(words: words, table: table) },
             makeClipboard: { settings in
                 let clipboard = makeClipboard(
@@ -174,14 +173,13 @@ public final class Daemon {
         try register(services, on: bus)
         try watchCallers(on: bus, clipboard: services.service.clipboard)
         // The files lead: the tables equal them before any client can call.
-        let follower = LinkedTableFollower(
-            tables: services.service.tables, links: links, watch: watchFolder())
+        let follower = LinkedTableFollower(tables: tables, links: links, watch: watchFolder())
         follower.start()
         try ownName(on: bus)
         replacementClaim?.close()
         replacementClaim = nil
         Log.line(
-            "serving \(CliptabBus.name) with \(services.service.tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
+            "serving \(CliptabBus.name) with \(tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
         let sources: [PollSource?] = [
             clipboard, remoteDesktop, menuLauncher, keyLauncher, follower, services.keys?.source,
