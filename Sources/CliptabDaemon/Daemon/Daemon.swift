@@ -31,7 +31,9 @@ public final class Daemon {
     /// it, since only the user can mend the file.
     public static let unusableStoreExitStatus: Int32 = 65
 
+    /// The command line's options.
     let options: DaemonOptions
+    /// The one reader of the configuration file.
     let configurator: Configurator
     /// Looks up the variables that name the session's displays and desktop (`SessionPlan`).
     let environment: (String) -> String?
@@ -40,12 +42,15 @@ public final class Daemon {
 
     // The parts, in the order they start; `shutdown()` stops them in reverse.
     private var signals: SignalChannel?
+    /// The data directory's lock, held while the store is open.
     var storeLock: StoreLock?
     /// With `--replace`, the connection that took the bus name from the running daemon, held
     /// until `bus` owns the name: the name is never ownerless in between, so the replaced
     /// daemon, asking who took it, finds this cliptabd and stops cleanly.
     var replacementClaim: BusConnection?
+    /// The store of the tables.
     var store: SQLiteStore?
+    /// The connection to the session bus.
     var bus: BusConnection?
     private var publisher: SignalPublisher?
     /// The app id's registration with the desktop portal, shared by the portal clients of
