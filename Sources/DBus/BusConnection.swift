@@ -58,7 +58,7 @@ public final class BusConnection {
     public let elementLimit: BusElementLimit
     /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
     /// has arrived (libdbus alone reads about 4 KiB).
-    public var readSliceBytes = 1 << 20
+    public let readSliceBytes = 1 << 20
     /// The most bytes of one sender's calls that may wait to be served (16 MiB by default).
     ///
     /// Estimated: strings and arrays by length, 256 bytes per call. A call past it is answered

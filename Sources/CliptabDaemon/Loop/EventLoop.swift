@@ -27,7 +27,7 @@ public final class EventLoop {
     /// call is read or dispatched until the queue drains below it. Every reply, however small,
     /// waits behind the whole queue, so the cap is also the latency every client pays for one
     /// client's large replies: kept small (a larger single reply still goes out whole).
-    public var maximumQueuedReplyBytes = 4 << 20
+    public let maximumQueuedReplyBytes = 4 << 20
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
