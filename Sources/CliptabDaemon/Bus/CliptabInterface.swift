@@ -22,7 +22,7 @@ public struct CliptabInterface {
     /// Makes the interface over `services`.
     public init(services: DaemonServices) {
         service = services.service
-        reload = { [unowned services] in services.reload() }
+        reload = { [weak services] in services?.reload() ?? [] }
     }
 
     /// The interface description with its handlers.
