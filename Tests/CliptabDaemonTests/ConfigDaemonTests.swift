@@ -248,7 +248,7 @@ struct ConfigDaemonTests {
         let before = daemon.log.split(separator: "\n").count
         trigger()
         #expect(
-            eventually {
+            eventually(within: 30_000) {
                 daemon.log.split(separator: "\n").dropFirst(before).contains {
                     $0.hasPrefix("cliptabd: reload")
                 }
