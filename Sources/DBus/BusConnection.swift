@@ -53,16 +53,12 @@ public final class BusConnection {
     /// (the order they were sent); see `BusConnection+PendingReplies.swift`.
     var pendingReplies: [PendingReply] = []
 
-    /// The most array and dictionary elements, counted over all its arguments, that a method
-    /// call to this connection's objects may carry (unlimited by default).
-    ///
-    /// A call with more is answered with `elementLimitError` before its values are decoded:
-    /// decoding makes one value per element, so a single 64 MiB array of integers would
-    /// otherwise cost the receiver gigabytes and seconds.
-    public var maximumElementsPerCall = Int.max
+    /// The most array and dictionary elements a method call to this connection's objects
+    /// may carry, and the error refusing one with more (given at `connect`).
+    public let elementLimit: BusElementLimit
     /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
     /// has arrived (libdbus alone reads about 4 KiB).
-    public var readSliceBytes = 1 << 20
+    public let readSliceBytes = 1 << 20
     /// The most bytes of one sender's calls that may wait to be served (16 MiB by default).
     ///
     /// Estimated: strings and arrays by length, 256 bytes per call. A call past it is answered
@@ -71,14 +67,10 @@ public final class BusConnection {
         get { callQueues.maximumBytesPerSender }
         set { callQueues.maximumBytesPerSender = newValue }
     }
-    /// The error that refuses a call over `maximumElementsPerCall`; it is given the limit.
-    public var elementLimitError: (Int) -> any Error = { limit in
-        BusError.limitsExceeded("the call carries more than \(limit) array elements in all; send fewer")
-    }
-
     /// Takes over one reference to the open private connection `handle`.
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, elementLimit: BusElementLimit) {
         self.handle = handle
+        self.elementLimit = elementLimit
     }
 
     deinit {
@@ -101,14 +93,17 @@ public final class BusConnection {
     /// and not waited for: the bus serves a connection's messages in order, so calls sent next
     /// are served after it, and its answer (the unique name) is read with theirs. A process that makes one call then
     /// waits for one round trip less. The connection never exits the process when the bus
-    /// goes away (`isConnected` becomes false instead).
-    public static func connect(address: String? = nil, waitingForHello: Bool = true) throws -> BusConnection {
+    /// goes away (`isConnected` becomes false instead). Calls to its objects carrying more
+    /// elements than `elementLimit` allows are refused.
+    public static func connect(
+        address: String? = nil, waitingForHello: Bool = true, elementLimit: BusElementLimit = .unlimited
+    ) throws -> BusConnection {
         let resolved = try busAddress(address)
         let opened = try withBusError { error in dbus_connection_open_private(resolved, error) }
         guard let opened else { throw BusError.noMemory("opening a connection") }
         dbus_connection_set_exit_on_disconnect(opened, 0)
         // From here on, deinit closes and releases the connection if anything fails.
-        let connection = BusConnection(handle: opened)
+        let connection = BusConnection(handle: opened, elementLimit: elementLimit)
         if waitingForHello {
             _ = try withBusError { error in dbus_bus_register(opened, error) }
         }

@@ -60,9 +60,9 @@ final class BusObjectRegistration {
         }
         let arguments: [BusValue]
         do {
-            arguments = try message.readValues(maximumElements: connection.maximumElementsPerCall)
+            arguments = try message.readValues(maximumElements: connection.elementLimit.maximum)
         } catch let error as BusError where error.name == BusErrorName.limitsExceeded {
-            answer(message, with: connection.elementLimitError(connection.maximumElementsPerCall))
+            answer(message, with: connection.elementLimit.error(connection.elementLimit.maximum))
             return true
         } catch {
             answer(message, with: error)

@@ -201,4 +201,72 @@ struct ConfigDaemonTests {
         #expect(try daemon.tables() == ["a", "d"])
         #expect(daemon.process.isRunning)
     }
+
+    /// SIGHUP and the `Reload` method take the one path: for the same files, the same
+    /// problems (a key that waits for the next start, a linked file that does not parse, a
+    /// bad key) are reported, in the log and in the answer, and the same settings applied.
+    @Test func hangUpAndReloadMethodAgree() throws {
+        let byMethod = try Self.daemonWithABrokenLinkedFile()
+        let bySignal = try Self.daemonWithABrokenLinkedFile()
+        let files = [
+            "[store]\ndurability = normal\n[limits]\ncell_bytes = 100\n[table \"b\"]\nactions = copy\n",
+            "[limits]\ncell_bytes = 4\n[table \"c\"]\nsize = 3\n",
+        ]
+        for file in files {
+            for daemon in [byMethod, bySignal] { try daemon.rewriteConfig(file) }
+            let answered = try byMethod.reload()
+            let signalled = try Self.logLine(of: bySignal) { bySignal.process.signal(SIGHUP) }
+            #expect(answered.count >= 2 && answered.contains { $0.contains("snippets.yaml: line 4") })
+            #expect(
+                Self.relative(Self.lastReloadLine(of: byMethod), byMethod)
+                    == Self.relative(
+                        "cliptabd: reload of \(byMethod.configPath): " + answered.joined(separator: "; "),
+                        byMethod))
+            #expect(
+                Self.relative(signalled, bySignal)
+                    == Self.relative(Self.lastReloadLine(of: byMethod), byMethod))
+            #expect(try Self.settings(of: byMethod) == Self.settings(of: bySignal))
+        }
+    }
+
+    /// A daemon whose folder of linked tables holds a file that does not parse.
+    private static func daemonWithABrokenLinkedFile() throws -> DaemonProcess {
+        try DaemonProcess(config: "[limits]\ncell_bytes = 8\n[table \"a\"]\n") { home in
+            try writeFile(
+                home.appending(".config/cliptab/tables/snippets.yaml"),
+                "rows:\n  - one\n  - text: two\n    txt: typo\n")
+        }
+    }
+
+    /// The last line the daemon logged of a reload.
+    private static func lastReloadLine(of daemon: DaemonProcess) -> String {
+        daemon.log.split(separator: "\n").last { $0.hasPrefix("cliptabd: reload") }.map(String.init) ?? ""
+    }
+
+    /// The line of a reload that `trigger` makes the daemon log.
+    private static func logLine(of daemon: DaemonProcess, after trigger: () -> Void) throws -> String {
+        let before = daemon.log.split(separator: "\n").count
+        trigger()
+        #expect(
+            eventually(within: 30_000) {
+                daemon.log.split(separator: "\n").dropFirst(before).contains {
+                    $0.hasPrefix("cliptabd: reload")
+                }
+            })
+        return lastReloadLine(of: daemon)
+    }
+
+    /// `text` with the daemon's home written `~`, so that two daemons' lines compare.
+    private static func relative(_ text: String, _ daemon: DaemonProcess) -> String {
+        text.replacingOccurrences(of: daemon.home.path, with: "~")
+    }
+
+    /// What a reload puts in force, as clients see it: the tables, their actions, and
+    /// whether a 9-byte cell fits.
+    private static func settings(of daemon: DaemonProcess) throws -> [String] {
+        let tables = try daemon.tables()
+        return try tables.map { "\($0): \(stringList(try daemon.call("GetAllowedActions", [s($0)])))" } + [
+            daemon.errorName("InsertRow", [s("a"), i(0), i(-1), s("123456789")]) ?? "fits"
+        ]
+    }
 }

@@ -4,15 +4,19 @@ import CliptabDaemon
 import TestSupport
 import Testing
 
-/// The configurator over an in-memory table service: what a start and a reload apply.
+/// The configurator and the services over an in-memory table service: what a start and a
+/// reload apply.
 @Suite(.serialized)
 struct ConfigReloadTests {
     final class Setup {
         let directory: TemporaryDirectory
         let tables = TableService(catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in })
-        var clipboard = ClipboardSettings()
         let configurator: Configurator
+        /// The services, once started.
+        var services: DaemonServices?
         var path: String { directory.appending("cliptab.conf") }
+        /// The clipboard's settings in force.
+        var clipboard: ClipboardSettings { services?.service.clipboard.settings ?? ClipboardSettings() }
 
         init(_ text: String?, overrides: ConfigurationOverrides = ConfigurationOverrides()) throws {
             directory = try TemporaryDirectory(prefix: "cliptab-config")
@@ -26,12 +30,18 @@ struct ConfigReloadTests {
 
         func start() throws -> DaemonConfiguration {
             let configuration = try configurator.start()
-            Configurator.applySettings(configuration, to: tables, clipboard: &clipboard)
-            #expect(Configurator.applyTables(configuration, to: tables) == [])
+            services = try DaemonServices(
+                configurator: configurator, configuration: configuration, tables: tables,
+                environment: { $0 == "TZ" ? "UTC" : nil }
+            ) {
+                ClipboardPolicy(
+                    backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()
+                ) { 0 }
+            }
             return configuration
         }
 
-        func reload() -> [String] { configurator.reload(tables: tables, clipboard: &clipboard) }
+        func reload() -> [String] { services?.reload() ?? ["not started"] }
 
         deinit { Log.threshold = .info }
     }

@@ -168,7 +168,7 @@ struct UseCaseTests {
         try daemon.write(
             "[clipboard]\npaste_timeout_ms = 300\nselections = clipboard primary\n[limits]\nrows_per_table = 5\n"
                 + "[table \"new\"]\nactions = copy\nsecret = yes\n")
-        #expect(daemon.service.reload() == [])
+        #expect(daemon.services.reload() == [])
         #expect(
             daemon.clipboard.settings.readTimeoutMilliseconds == 300 && daemon.clipboard.settings.ownPrimary)
         #expect(daemon.tables.limits.maxRowsPerTable == 5)
@@ -179,12 +179,46 @@ struct UseCaseTests {
         // A bad file changes nothing and names its problem.
         try daemon.write("[clipboard]\npaste_timeout_ms = 60001\n[limits]\nrows_per_table = 9\n")
         #expect(
-            daemon.configured.reload() == [
+            daemon.services.reload() == [
                 "\(daemon.configPath):2: paste_timeout_ms: expected a whole number of milliseconds from 1 to 60000, found 60001"
             ])
         #expect(
             daemon.clipboard.settings.readTimeoutMilliseconds == 300
                 && daemon.tables.limits.maxRowsPerTable == 5)
+    }
+
+    /// Templates show the clock given at the start in the zone that the given environment's
+    /// `TZ` names, read again at a reload: nothing comes from the process's own zone or time.
+    @Test func zoneAndClockArePassedIn() throws {
+        let directory = try TemporaryDirectory(prefix: "cliptab-inprocess")
+        let configurator = Configurator(path: directory.appending("cliptab.conf"), isExplicit: false)
+        var zone = "Europe/Berlin"
+        let services = try DaemonServices(
+            configurator: configurator, configuration: try configurator.start(),
+            tables: TableService(catalog: Catalog(), persistence: MemoryPersistence(), announce: { _, _ in }),
+            environment: { $0 == "TZ" ? zone : nil }, clock: { 1_700_000_000 }
+        ) {
+            ClipboardPolicy(
+                backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()
+            ) {
+                0
+            }
+        }
+        let tables = services.service.tables
+        try tables.createTable("t")
+        try tables.setTemplates("t", true)
+        try tables.insertRows("t", section: 0, row: 0, texts: ["{datetime:%F %H:%M}"])
+        func expanded() throws -> String? {
+            var text: String?
+            try services.service.expandCell("t", section: 0, row: 0, inputs: [:]) { text = try? $0.get() }
+            return text
+        }
+        // 1700000000 is 2023-11-14 22:13:20 UTC.
+        #expect(try expanded() == "2023-11-14 23:13")
+        zone = "UTC"
+        #expect(services.reload() == [])
+        #expect(try expanded() == "2023-11-14 22:13")
+        Log.threshold = .info
     }
 
     /// A table of the file that the service cannot set up stops the start.
@@ -198,8 +232,9 @@ struct UseCaseTests {
         persistence.failNextCommit = CliptabError(.storageFailure, "the disk is full")
         let tables = TableService(catalog: Catalog(), persistence: persistence, announce: { _, _ in })
         #expect(throws: StartFailure.self) {
-            _ = try ConfiguredService(
-                configurator: configurator, configuration: configuration, tables: tables
+            _ = try DaemonServices(
+                configurator: configurator, configuration: configuration, tables: tables,
+                environment: { _ in nil }
             ) {
                 ClipboardPolicy(
                     backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()

@@ -380,7 +380,7 @@ extension CliptabInterface {
                 try service.tables.setSecret(a.string("table"), a.bool("secret"))
                 return []
             },
-            .immediate("Reload", [], [arg("problems", "as")]) { service, _ in [strings(service.reload())] },
+            .reload("Reload", [arg("problems", "as")]),
         ] + templateMethods + documentMethods + importMethods + sequenceMethods + keyMethods + linkMethods
             + fillMethods
     }

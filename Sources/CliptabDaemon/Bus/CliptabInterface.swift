@@ -16,14 +16,19 @@ public struct CliptabInterface {
     public static let maxReplyBytes = 64 << 20
 
     private let service: ClipboardService
+    /// The daemon's one reload, which answers `Reload` (`DaemonServices.reload()`).
+    private let reload: () -> [String]
 
-    /// Makes the interface over `service`.
-    public init(service: ClipboardService) { self.service = service }
+    /// Makes the interface over `services`.
+    public init(services: DaemonServices) {
+        service = services.service
+        reload = { [weak services] in services?.reload() ?? [] }
+    }
 
     /// The interface description with its handlers.
     public func makeInterface() -> BusInterface {
         BusInterface(
-            name: CliptabBus.interface, methods: Self.methods.map { $0.bound(to: service) },
+            name: CliptabBus.interface, methods: Self.methods.map { $0.bound(to: service, reload: reload) },
             signals: Self.signals, properties: Self.properties.map { $0.bound(to: service) })
     }
 
@@ -49,7 +54,8 @@ public struct CliptabInterface {
             CliptabProperty(name: "ApiVersion", signature: "u", changeSignal: .const) { _ in
                 .uint32(CliptabBus.apiVersion)
             },
-            CliptabProperty(name: "Tables", signature: "as") { service in strings(service.tables.listTables())
+            CliptabProperty(name: "Tables", signature: "as") { service in
+                tablesValue(service.tables.listTables())
             },
             // Added to the contract: who holds the clipboard, for `cliptab status`.
             CliptabProperty(name: "ClipboardOwned", signature: "b") { service in
@@ -60,8 +66,16 @@ public struct CliptabInterface {
                 .string(service.clipboard.backend.summary)
             },
             CliptabProperty(name: "ClipboardRowId", signature: "t") { service in
-                .uint64(service.clipboard.isOwned ? service.copiedRowID : 0)
+                clipboardRowIDValue(owned: service.clipboard.isOwned, rowID: service.copiedRowID)
             },
         ]
     }
+
+    /// The value of `Tables` for the tables `names`, as `Get` answers it and
+    /// PropertiesChanged sends it.
+    static func tablesValue(_ names: [String]) -> BusValue { strings(names) }
+
+    /// The value of `ClipboardRowId` for a hold on the clipboard: the row served, 0 while the
+    /// daemon holds none; as `Get` answers it and PropertiesChanged sends it.
+    static func clipboardRowIDValue(owned: Bool, rowID: UInt64) -> BusValue { .uint64(owned ? rowID : 0) }
 }

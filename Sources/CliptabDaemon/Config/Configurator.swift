@@ -3,12 +3,12 @@ import CliptabConfig
 import CliptabCore
 import CliptabStore
 
-/// Reads the configuration file and puts it in force: once at the start, then again on
-/// every reload.
+/// The one reader of the configuration file: once at the start, then again on every reload.
 ///
-/// A file with any problem changes nothing. A good file is applied whole, except for the
-/// keys that need a restart (`data_dir`, `durability`): a reload that finds them changed
-/// keeps the running values and reports each one.
+/// A file with any problem changes nothing. A good file is taken whole, except for the keys
+/// that need a restart (`data_dir`, `durability`, `[tables] dir`): a reload that finds them
+/// changed keeps the running values and reports each one. `DaemonServices` applies what it
+/// returns.
 public final class Configurator {
     /// The file read, or nil when there is no place for one (neither `XDG_CONFIG_HOME` nor
     /// `HOME` is set).
@@ -19,8 +19,6 @@ public final class Configurator {
     public let overrides: ConfigurationOverrides
     /// The settings in force.
     public private(set) var current = DaemonConfiguration()
-    /// True when the last reload found problems in the file and applied nothing.
-    public private(set) var lastReloadRefused = false
     private let environment: (String) -> String?
 
     /// Makes a configurator for the file at `path`.
@@ -70,89 +68,39 @@ public final class Configurator {
         try configuration.dataDirectory ?? SQLiteStore.defaultDirectory()
     }
 
-    /// Creates the tables that `configuration` names and are missing, then gives each the
-    /// settings the file sets; returns what failed (the store refused a change).
-    public static func applyTables(_ configuration: DaemonConfiguration, to tables: TableService) -> [String]
-    {
-        var failures: [String] = []
-        for settings in configuration.tables {
-            do {
-                if (try? tables.record(of: settings.name)) == nil { try tables.createTable(settings.name) }
-                let record = try tables.record(of: settings.name)
-                if let actions = settings.actions, actions != record.allowedActions {
-                    try tables.setAllowedActions(settings.name, actions.actions.map(\.rawValue))
-                }
-                if let secret = settings.isSecret, secret != record.isSecret {
-                    try tables.setSecret(settings.name, secret)
-                }
-                if let templates = settings.isTemplates, templates != record.isTemplates {
-                    try tables.setTemplates(settings.name, templates)
-                }
-            } catch {
-                failures.append("table \"\(settings.name)\" could not be set up: \(error)")
-            }
-        }
-        return failures
-    }
-
-    /// Puts the settings that a running daemon can change into the tables, the clipboard
-    /// settings and the log.
-    public static func applySettings(
-        _ configuration: DaemonConfiguration, to tables: TableService, clipboard: inout ClipboardSettings
-    ) {
-        tables.limits = configuration.limits
-        clipboard.ownPrimary = configuration.ownPrimary
-        clipboard.secretClearMilliseconds = configuration.secretClearMilliseconds
-        clipboard.readTimeoutMilliseconds = configuration.pasteTimeoutMilliseconds
-        clipboard.focusPaste = configuration.focusPaste
-        clipboard.sequenceIdleMilliseconds = configuration.sequenceIdleMilliseconds
-        Log.threshold = configuration.logLevel
-    }
-
-    /// Reads the file again and applies it.
+    /// Reads the file again for a reload and makes it the configuration in force.
     ///
-    /// Returns the problems: with any in the file, nothing changes; otherwise everything
-    /// is applied but a changed `data_dir` or `durability`, which are reported as
-    /// waiting for the next start. Empty means everything in the file is in force.
-    public func reload(tables: TableService, clipboard: inout ClipboardSettings) -> [String] {
+    /// Returns nil and the problems when the file has any: nothing is in force then but what
+    /// was. Otherwise returns the configuration to apply, with a changed `data_dir`,
+    /// `durability` or `[tables] dir` kept at its running value and reported (with its line)
+    /// as waiting for the next start.
+    public func reread() -> (configuration: DaemonConfiguration?, problems: [String]) {
         let parsed = read()
-        lastReloadRefused = !parsed.problems.isEmpty
-        guard parsed.problems.isEmpty else { return parsed.problems.map(\.description) }
+        guard parsed.problems.isEmpty else { return (nil, parsed.problems.map(\.description)) }
         var next = parsed.configuration
-        var problems: [String] = []
-        let file = path ?? "cliptab.conf"
-        let newDirectory = try? dataDirectory(of: next)
         let oldDirectory = try? dataDirectory(of: current)
-        if newDirectory != oldDirectory {
-            let problem = ConfigProblem(
-                file: file, line: parsed.lines["store.data_dir"] ?? 0,
-                message:
-                    "data_dir changes take effect at the next start; the store stays in \(oldDirectory ?? "its directory") until then"
-            )
-            problems.append(problem.description)
-        }
-        if next.durability != current.durability {
-            let problem = ConfigProblem(
-                file: file, line: parsed.lines["store.durability"] ?? 0,
-                message:
-                    "durability changes take effect at the next start; it stays \(current.durability.rawValue) until then"
-            )
-            problems.append(problem.description)
-        }
-        if next.tablesDirectory != current.tablesDirectory {
-            let problem = ConfigProblem(
-                file: file, line: parsed.lines["tables.dir"] ?? 0,
-                message:
-                    "dir changes take effect at the next start; linked tables stay in \(current.tablesDirectory ?? "the default folder") until then"
-            )
-            problems.append(problem.description)
+        let waiting: [(key: String, changed: Bool, message: String)] = [
+            (
+                "store.data_dir", (try? dataDirectory(of: next)) != oldDirectory,
+                "data_dir changes take effect at the next start; the store stays in \(oldDirectory ?? "its directory") until then"
+            ),
+            (
+                "store.durability", next.durability != current.durability,
+                "durability changes take effect at the next start; it stays \(current.durability.rawValue) until then"
+            ),
+            (
+                "tables.dir", next.tablesDirectory != current.tablesDirectory,
+                "dir changes take effect at the next start; linked tables stay in \(current.tablesDirectory ?? "the default folder") until then"
+            ),
+        ]
+        let problems = waiting.filter(\.changed).map {
+            ConfigProblem(file: path ?? "cliptab.conf", line: parsed.lines[$0.key] ?? 0, message: $0.message)
+                .description
         }
         next.dataDirectory = current.dataDirectory
         next.tablesDirectory = current.tablesDirectory
         next.durability = current.durability
-        problems += Self.applyTables(next, to: tables)
-        Self.applySettings(next, to: tables, clipboard: &clipboard)
         current = next
-        return problems
+        return (next, problems)
     }
 }

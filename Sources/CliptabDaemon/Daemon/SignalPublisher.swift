@@ -26,9 +26,7 @@ final class SignalPublisher: ChangeAnnouncer {
         emit(CliptabSignal(event))
         switch event {
         case .tableAdded, .tableRemoved, .tableRenamed:
-            propertiesChanged([
-                "Tables": .array(elementSignature: "s", catalog.tableNames.map { .string($0) })
-            ])
+            propertiesChanged(["Tables": CliptabInterface.tablesValue(catalog.tableNames)])
         case .sectionsInserted, .sectionsDeleted, .sectionMoved, .sectionChanged, .rowsInserted, .rowsDeleted,
             .rowMoved, .rowsChanged:
             break
@@ -40,7 +38,10 @@ final class SignalPublisher: ChangeAnnouncer {
     func announceClipboard(owned: Bool, rowID: UInt64) {
         guard !isMuted else { return }
         emit(CliptabSignal.clipboard(owned: owned, rowID: rowID))
-        propertiesChanged(["ClipboardOwned": .boolean(owned), "ClipboardRowId": .uint64(rowID)])
+        propertiesChanged([
+            "ClipboardOwned": .boolean(owned),
+            "ClipboardRowId": CliptabInterface.clipboardRowIDValue(owned: owned, rowID: rowID),
+        ])
     }
 
     /// Publishes where the sequence is now, or that none runs.

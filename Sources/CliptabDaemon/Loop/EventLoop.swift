@@ -14,6 +14,8 @@ public final class EventLoop {
     private let shouldStop: () -> Bool
     /// Run for SIGHUP.
     private let reload: () -> Void
+    /// The daemon's clock (milliseconds), which the sources' deadlines are on.
+    private let clock: () -> UInt64
     /// The least time between two trims of the heap, in milliseconds.
     static let trimInterval: UInt64 = 1000
     /// The most reply bytes queued for the bus before the loop stops reading new calls.
@@ -25,16 +27,18 @@ public final class EventLoop {
     /// call is read or dispatched until the queue drains below it. Every reply, however small,
     /// waits behind the whole queue, so the cap is also the latency every client pays for one
     /// client's large replies: kept small (a larger single reply still goes out whole).
-    public var maximumQueuedReplyBytes = 4 << 20
+    public let maximumQueuedReplyBytes = 4 << 20
     private var lastTrim: UInt64 = 0
     private var workedSinceTrim = false
 
-    /// Makes a loop over `bus`, `signals` and `sources` that ends when `shouldStop` says so
-    /// and runs `reload` for SIGHUP.
+    /// Makes a loop over `bus`, `signals` and `sources`, on `clock`, that ends when
+    /// `shouldStop` says so and runs `reload` for SIGHUP.
     public init(
-        bus: BusConnection, signals: SignalChannel, sources: [PollSource], shouldStop: @escaping () -> Bool,
+        bus: BusConnection, signals: SignalChannel, sources: [PollSource],
+        clock: @escaping () -> UInt64, shouldStop: @escaping () -> Bool,
         reload: @escaping () -> Void
     ) {
+        self.clock = clock
         self.bus = bus
         self.signals = signals
         self.sources = sources
@@ -52,7 +56,7 @@ public final class EventLoop {
         while true {
             let backlogged = bus.outgoingBytes > maximumQueuedReplyBytes
             if !backlogged { bus.dispatchRound() }
-            let now = MonotonicClock.milliseconds()
+            let now = clock()
             for source in sources { source.process(now: now) }
             // No flush here: replies go out as the socket takes them (libdbus writes at once
             // when it can, and the write watch asks poll for the rest). A flush blocks, and
@@ -71,7 +75,7 @@ public final class EventLoop {
                     descriptors.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0))
                 }
             }
-            let beforePoll = MonotonicClock.milliseconds()
+            let beforePoll = clock()
             var timeout = trimHeapIfDue(now: beforePoll, timeout: pollTimeout(now: beforePoll))
             // Calls wait in the per-client queues, or something the sources did (a blocking
             // round trip) read calls.
@@ -94,7 +98,7 @@ public final class EventLoop {
                         }
                     }
                 }
-                let now = MonotonicClock.milliseconds()
+                let now = clock()
                 for (index, source) in sourceIndexes where descriptors[index].revents != 0 {
                     source.process(now: now)
                 }

@@ -12,15 +12,15 @@ public final class DesktopSearch {
     public static let maxIdentifiers = 1_000
 
     private let service: ClipboardService
-    private let settings: () -> SearchSettings
+    /// The `[search]` settings in force; a reload puts new ones here.
+    public var settings: SearchSettings
     /// Opens `cliptab menu` for a search's terms and its first result's table (nil: none).
     private let openMenu: ([String], String?) throws -> Void
 
-    /// Makes the search over `service`; `settings` gives the `[search]` settings in force
-    /// (re-read on every call, so that a reload applies at once), and `openMenu` opens the
+    /// Makes the search over `service` with the `[search]` `settings`; `openMenu` opens the
     /// menu for `LaunchSearch`.
     public init(
-        service: ClipboardService, settings: @escaping () -> SearchSettings,
+        service: ClipboardService, settings: SearchSettings,
         openMenu: @escaping ([String], String?) throws -> Void
     ) {
         self.service = service
@@ -28,14 +28,11 @@ public final class DesktopSearch {
         self.openMenu = openMenu
     }
 
-    /// The settings in force.
-    public var current: SearchSettings { settings() }
-
     /// The rows matching `terms`, named rows first, at most `max_results`.
     public func find(_ terms: SearchTerms) -> [SearchHit] {
         var budget = MatchBudget(steps: SnippetSearch.defaultSteps)
         let result = SnippetSearch.search(
-            service.tables.catalog, terms, limit: settings().maxResults, budget: &budget)
+            service.tables.catalog, terms, limit: settings.maxResults, budget: &budget)
         if !result.complete {
             Log.line(
                 "desktop search: the scan budget of \(budget.total) steps ran out; \(result.hits.count) results from the rows seen",
@@ -97,7 +94,7 @@ public final class DesktopSearch {
                 completion(.failure(error))
             }
         }
-        guard (activation ?? settings().activate) == .paste else { return copy() }
+        guard (activation ?? settings.activate) == .paste else { return copy() }
         do {
             try service.pasteToFocus(
                 hit.table, section: hit.section, row: hit.row, timeoutMilliseconds: 0, caller: nil

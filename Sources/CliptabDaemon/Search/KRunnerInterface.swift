@@ -26,52 +26,50 @@ public struct KRunnerInterface {
 
     /// The interface with its handlers.
     public func makeInterface() -> BusInterface {
-        let search = self.search
-        return BusInterface(
-            name: DesktopSearchBus.runnerInterface,
-            methods: [
-                BusMethod(name: "Actions", outArguments: [arg("matches", "a(sss)")]) { _ in
-                    let actions = Self.actions.map {
-                        BusValue.structure([.string($0.id), .string($0.text), .string($0.icon)])
-                    }
-                    return .values([.array(elementSignature: "(sss)", actions)])
-                },
-                BusMethod(
-                    name: "Match", inArguments: [arg("query", "s")],
-                    outArguments: [arg("matches", "a(sssida{sv})")]
-                ) { call in
-                    let hits = search.find(try SearchTerms(query: CallArguments(call.arguments).string(0)))
-                    return .values([
-                        .array(
-                            elementSignature: "(sssida{sv})",
-                            hits.enumerated().map { Self.match($1, rank: $0, of: hits.count) })
-                    ])
-                },
-                BusMethod(name: "Run", inArguments: [arg("matchId", "s"), arg("actionId", "s")]) { call in
-                    let arguments = CallArguments(call.arguments)
-                    let action = try arguments.string(1)
-                    let activation: SearchSettings.Activation?
-                    if action.isEmpty {
-                        activation = nil
-                    } else if let chosen = SearchSettings.Activation(rawValue: action) {
-                        activation = chosen
-                    } else {
-                        throw CliptabError(
-                            .invalidArgument,
-                            "unknown action \"\(action.prefix(80))\"; the actions are copy and paste (or none: [search] activate)"
-                        )
-                    }
-                    try search.activate(try arguments.string(0), as: activation) { result in
-                        switch result {
-                        case .success: try? call.reply([])
-                        case .failure(let error): try? call.replyError(error)
-                        }
-                    }
-                    return .deferred
-                },
-                // Plasma 5 calls it when the search closes; nothing is kept between searches.
-                BusMethod(name: "Teardown") { _ in .empty },
-            ])
+        BusInterface(
+            name: DesktopSearchBus.runnerInterface, methods: Self.methods.map { $0.bound(to: search) })
+    }
+
+    /// Every method of the interface.
+    static var methods: [InterfaceMethod<DesktopSearch>] {
+        [
+            .immediate("Actions", [], [arg("matches", "a(sss)")]) { _, _ in
+                [
+                    .array(
+                        elementSignature: "(sss)",
+                        actions.map { .structure([.string($0.id), .string($0.text), .string($0.icon)]) })
+                ]
+            },
+            .immediate("Match", [arg("query", "s")], [arg("matches", "a(sssida{sv})")]) { search, a in
+                let hits = search.find(try SearchTerms(query: a.string("query")))
+                return [
+                    .array(
+                        elementSignature: "(sssida{sv})",
+                        hits.enumerated().map { match($1, rank: $0, of: hits.count) })
+                ]
+            },
+            .deferredReply(
+                "Run", [arg("matchId", "s"), arg("actionId", "s")], [], encode: { (_: Void) in [] }
+            ) {
+                search, a, done in
+                try search.activate(
+                    a.string("matchId"), as: activation(a.string("actionId")), completion: done)
+            },
+            // Plasma 5 calls it when the search closes; nothing is kept between searches.
+            .immediate("Teardown", [], []) { _, _ in [] },
+        ]
+    }
+
+    /// The activation `action` names: nil (`[search] activate`) for none.
+    static func activation(_ action: String) throws -> SearchSettings.Activation? {
+        if action.isEmpty { return nil }
+        guard let chosen = SearchSettings.Activation(rawValue: action) else {
+            throw CliptabError(
+                .invalidArgument,
+                "unknown action \"\(action.prefix(80))\"; the actions are copy and paste (or none: [search] activate)"
+            )
+        }
+        return chosen
     }
 
     /// One match: identifier, text, icon, type, relevance (named rows and earlier rows

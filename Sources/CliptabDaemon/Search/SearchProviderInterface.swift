@@ -17,53 +17,34 @@ public struct SearchProviderInterface {
 
     /// The interface with its handlers.
     public func makeInterface() -> BusInterface {
-        let search = self.search
-        return BusInterface(
-            name: DesktopSearchBus.searchProviderInterface,
-            methods: [
-                BusMethod(
-                    name: "GetInitialResultSet", inArguments: [arg("terms", "as")],
-                    outArguments: [arg("results", "as")]
-                ) { call in
-                    .values([
-                        Self.identifiers(try search.find(words: CallArguments(call.arguments).strings(0)))
-                    ])
-                },
-                // The previous results were capped: a search anew finds rows they did not hold.
-                BusMethod(
-                    name: "GetSubsearchResultSet",
-                    inArguments: [arg("previous_results", "as"), arg("terms", "as")],
-                    outArguments: [arg("results", "as")]
-                ) { call in
-                    .values([
-                        Self.identifiers(try search.find(words: CallArguments(call.arguments).strings(1)))
-                    ])
-                },
-                BusMethod(
-                    name: "GetResultMetas", inArguments: [arg("identifiers", "as")],
-                    outArguments: [arg("metas", "aa{sv}")]
-                ) { call in
-                    let hits = try search.hits(CallArguments(call.arguments).strings(0))
-                    return .values([.array(elementSignature: "a{sv}", hits.map(Self.meta))])
-                },
-                BusMethod(
-                    name: "ActivateResult",
-                    inArguments: [arg("identifier", "s"), arg("terms", "as"), arg("timestamp", "u")]
-                ) { call in
-                    try search.activate(CallArguments(call.arguments).string(0)) { result in
-                        switch result {
-                        case .success: try? call.reply([])
-                        case .failure(let error): try? call.replyError(error)
-                        }
-                    }
-                    return .deferred
-                },
-                BusMethod(name: "LaunchSearch", inArguments: [arg("terms", "as"), arg("timestamp", "u")]) {
-                    call in
-                    try search.launch(CallArguments(call.arguments).strings(0))
-                    return .empty
-                },
-            ])
+        BusInterface(
+            name: DesktopSearchBus.searchProviderInterface, methods: Self.methods.map { $0.bound(to: search) }
+        )
+    }
+
+    /// Every method of the interface.
+    static var methods: [InterfaceMethod<DesktopSearch>] {
+        [
+            .immediate("GetInitialResultSet", [arg("terms", "as")], [arg("results", "as")]) { search, a in
+                [identifiers(try search.find(words: a.strings("terms")))]
+            },
+            // The previous results were capped: a search anew finds rows they did not hold.
+            .immediate(
+                "GetSubsearchResultSet", [arg("previous_results", "as"), arg("terms", "as")],
+                [arg("results", "as")]
+            ) { search, a in [identifiers(try search.find(words: a.strings("terms")))] },
+            .immediate("GetResultMetas", [arg("identifiers", "as")], [arg("metas", "aa{sv}")]) { search, a in
+                [.array(elementSignature: "a{sv}", try search.hits(a.strings("identifiers")).map(meta))]
+            },
+            .deferredReply(
+                "ActivateResult", [arg("identifier", "s"), arg("terms", "as"), arg("timestamp", "u")], [],
+                encode: { (_: Void) in [] }
+            ) { search, a, done in try search.activate(a.string("identifier"), completion: done) },
+            .immediate("LaunchSearch", [arg("terms", "as"), arg("timestamp", "u")], []) { search, a in
+                try search.launch(a.strings("terms"))
+                return []
+            },
+        ]
     }
 
     /// The results' identifiers, as the shell gets them.

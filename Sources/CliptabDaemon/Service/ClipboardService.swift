@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabConfig
 import CliptabCore
 
 /// The clipboard's use cases over the tables: copy, cut and paste of rows, pasting into the
@@ -15,50 +14,30 @@ public final class ClipboardService {
     /// another program's content put back after a paste).
     public var copiedRowID: UInt64 { clipboard.copiedRowID }
 
-    /// The zone `{date}` and `{time}` are shown in (read at the start and on reload).
-    public private(set) var zone = LocalZone.load(environment: ConfigLocation.variable).zone
+    /// The zone `{date}` and `{time}` are shown in; a reload puts the one read anew here.
+    public var zone: ZoneRules
     /// The templates parsed for copies before (a row copied again is not parsed again).
     public let templateCache = TemplateCache()
     /// The clock of `{date}` and `{time}`: UTC seconds since 1970.
-    let clock: () -> Int64 = LocalZone.now
+    let clock: () -> Int64
     /// The keys of `[keys]` and what became of each (`KeyBindings`).
     public let keys: BoundKeys
-    /// Re-reads the configuration file into the tables and the clipboard.
-    private let reloadConfiguration: () -> [String]
     /// The tables linked to files, when the daemon follows a folder.
     public let links: LinkedTables?
 
     /// Makes the service over `tables` and `clipboard` (each announcing its changes as it
-    /// was made to); `reload` re-reads the configuration file for `reload()`; `keys` holds the
-    /// bindings' states the key service leaves there; `links` are the tables linked to files
-    /// (nil: none).
+    /// was made to); `keys` holds the bindings' states the key service leaves there; `links`
+    /// are the tables linked to files (nil: none); templates show `clock`'s time in `zone`.
     public init(
         tables: TableService, clipboard: ClipboardPolicy, keys: BoundKeys = BoundKeys(),
-        links: LinkedTables? = nil,
-        reload: @escaping () -> [String]
+        links: LinkedTables? = nil, zone: ZoneRules, clock: @escaping () -> Int64
     ) {
         self.tables = tables
         self.clipboard = clipboard
         self.keys = keys
         self.links = links
-        reloadConfiguration = reload
-    }
-
-    /// Re-reads the configuration and the time zone; returns the problems (empty: applied).
-    ///
-    /// A changed `/etc/localtime` takes effect here. The `Reload` method and SIGHUP both
-    /// come here.
-    public func reload() -> [String] {
-        var problems = reloadConfiguration()
-        // The linked files that cannot be applied or are left alone: reported, as the file's are.
-        problems += links?.problems ?? []
-        let zone = LocalZone.load(environment: ConfigLocation.variable)
-        self.zone = zone.zone
-        if let problem = zone.problem {
-            Log.line("reload: \(problem)", level: .warning)
-            problems.append(problem)
-        }
-        return problems
+        self.zone = zone
+        self.clock = clock
     }
 
     /// Copies a section's rows joined by `separator` (guarded by `copy`).

@@ -38,6 +38,9 @@ public final class KeyService {
         binder = makeBinder { [weak self] event in self?.handle(event) }
     }
 
+    /// The binder's source for the loop, when it has one (a display's or a socket's events).
+    public var source: PollSource? { binder as? PollSource }
+
     /// Binds `bindings`, replacing those bound before; returns the lines that could not be
     /// bound, for the log.
     @discardableResult

@@ -10,8 +10,8 @@ import TestSupport
 final class InProcessDaemon {
     /// Holds the configuration file.
     let directory: TemporaryDirectory
-    /// The service with its configuration, as the daemon makes it.
-    let configured: ConfiguredService
+    /// The services under the configuration, as the daemon makes them.
+    let services: DaemonServices
     /// The clipboard backend the service's policy owns selections with.
     let clipboard: RecordingBackend
     /// The keys the paste sends.
@@ -26,9 +26,9 @@ final class InProcessDaemon {
     var clipboardChanges: [ChangeRecorder.ClipboardChange] { announced.clipboardChanges }
 
     /// The use cases.
-    var service: ClipboardService { configured.service }
+    var service: ClipboardService { services.service }
     /// The tables.
-    var tables: TableService { configured.service.tables }
+    var tables: TableService { services.service.tables }
     /// The configuration file's path.
     var configPath: String { directory.appending("cliptab.conf") }
 
@@ -42,11 +42,12 @@ final class InProcessDaemon {
         let backend = RecordingBackend()
         let keys = RecordingInjector()
         let clock = VirtualClock()
-        configured = try ConfiguredService(
+        services = try DaemonServices(
             configurator: configurator, configuration: try configurator.start(),
             tables: TableService(
                 catalog: Catalog(), persistence: MemoryPersistence(), announce: announced.announce(_:catalog:)
-            )
+            ),
+            environment: { $0 == "TZ" ? "UTC" : nil }
         ) { [announced] settings in
             ClipboardPolicy(backend: backend, injector: keys, settings: settings, announcer: announced) {
                 clock.now

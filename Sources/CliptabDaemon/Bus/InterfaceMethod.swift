@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 import DBus
 
-/// One row of the interface's method table: the method's name and arguments, and what it
-/// does with a service.
+/// One row of the main interface's method table, over the clipboard service.
+typealias CliptabMethod = InterfaceMethod<ClipboardService>
+
+/// One row of an interface's method table: the method's name and arguments, and what it
+/// does with the interface's target (the clipboard service, the desktop search).
 ///
-/// The row holds no service: bound to one it becomes the `BusMethod` that the bus
+/// The row holds no target: bound to one it becomes the `BusMethod` that the bus
 /// dispatches to; unbound it only describes the method (for the introspection XML).
-struct CliptabMethod {
+struct InterfaceMethod<Target> {
     /// The method's name.
     let name: String
     /// The arguments it takes.
@@ -14,14 +17,24 @@ struct CliptabMethod {
     /// The values it answers.
     let outputs: [BusArgument]
     /// Decodes the call, asks the service, and answers (now, or later for a deferred one).
-    let body: (ClipboardService, BusMethodCall) throws -> BusReply
+    let body: (Target, BusMethodCall) throws -> BusReply
+    /// True for `Reload`: answered by the daemon's one reload, which the interface is given,
+    /// the path SIGHUP takes too.
+    private(set) var isReload = false
+
+    /// The `Reload` method, answering the problems of the daemon's reload.
+    static func reload(_ name: String, _ outputs: [BusArgument]) -> InterfaceMethod {
+        var method = InterfaceMethod(name: name, inputs: [], outputs: outputs) { _, _ in .empty }
+        method.isReload = true
+        return method
+    }
 
     /// A method answered at once with the values its handler returns.
     static func immediate(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
-        _ handler: @escaping (ClipboardService, CallArguments) throws -> [BusValue]
-    ) -> CliptabMethod {
-        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+        _ handler: @escaping (Target, CallArguments) throws -> [BusValue]
+    ) -> InterfaceMethod {
+        InterfaceMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
             .values(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
@@ -30,9 +43,9 @@ struct CliptabMethod {
     /// (large replies: no boxed value per element).
     static func writing(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
-        _ handler: @escaping (ClipboardService, CallArguments) throws -> (BusMessage) throws -> Void
-    ) -> CliptabMethod {
-        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+        _ handler: @escaping (Target, CallArguments) throws -> (BusMessage) throws -> Void
+    ) -> InterfaceMethod {
+        InterfaceMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
             .writing(try handler(service, CallArguments(call.arguments, names: inputs.map(\.name))))
         }
     }
@@ -42,9 +55,9 @@ struct CliptabMethod {
     static func deferred(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping (Result<String, Error>) -> Void) throws
+            @escaping (Target, CallArguments, @escaping (Result<String, Error>) -> Void) throws
             -> Void
-    ) -> CliptabMethod {
+    ) -> InterfaceMethod {
         deferredReply(name, inputs, outputs, encode: { [BusValue.string($0)] }, handler)
     }
 
@@ -53,8 +66,8 @@ struct CliptabMethod {
     static func deferredUse(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping ClipboardService.Completion) throws -> Void
-    ) -> CliptabMethod {
+            @escaping (Target, CallArguments, @escaping ClipboardService.Completion) throws -> Void
+    ) -> InterfaceMethod {
         let withSecret = outputs.count == 2
         return deferredReply(
             name, inputs, outputs,
@@ -69,8 +82,8 @@ struct CliptabMethod {
     static func deferredByteCount(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping ClipboardService.Completion) throws -> Void
-    ) -> CliptabMethod {
+            @escaping (Target, CallArguments, @escaping ClipboardService.Completion) throws -> Void
+    ) -> InterfaceMethod {
         deferredReply(
             name, inputs, outputs, encode: { [BusValue.uint64(UInt64($0.text.utf8.count))] }, handler)
     }
@@ -80,10 +93,10 @@ struct CliptabMethod {
     static func deferredPaste(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
+            @escaping (Target, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
             throws
             -> Void
-    ) -> CliptabMethod {
+    ) -> InterfaceMethod {
         let withReason = outputs.count == 2
         return deferredReply(
             name, inputs, outputs,
@@ -98,10 +111,10 @@ struct CliptabMethod {
     static func deferredFill(
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
+            @escaping (Target, CallArguments, @escaping (Result<FocusPasteResult, Error>) -> Void)
             throws
             -> Void
-    ) -> CliptabMethod {
+    ) -> InterfaceMethod {
         deferredReply(
             name, inputs, outputs,
             encode: { [.uint32(UInt32(clamping: $0.filled)), .string($0.reason)] }, handler)
@@ -112,10 +125,10 @@ struct CliptabMethod {
         _ name: String, _ inputs: [BusArgument], _ outputs: [BusArgument],
         encode: @escaping (Value) -> [BusValue],
         _ handler:
-            @escaping (ClipboardService, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
+            @escaping (Target, CallArguments, @escaping (Result<Value, Error>) -> Void) throws
             -> Void
-    ) -> CliptabMethod {
-        CliptabMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
+    ) -> InterfaceMethod {
+        InterfaceMethod(name: name, inputs: inputs, outputs: outputs) { service, call in
             try handler(
                 service, CallArguments(call.arguments, names: inputs.map(\.name), sender: call.sender)
             ) { result in
@@ -128,10 +141,10 @@ struct CliptabMethod {
         }
     }
 
-    /// The method dispatched to `service`.
-    func bound(to service: ClipboardService) -> BusMethod {
-        BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [body] call in
-            try body(service, call)
+    /// The method dispatched to `target`, or for `Reload` to `reload`.
+    func bound(to target: Target, reload: @escaping () -> [String] = { [] }) -> BusMethod {
+        BusMethod(name: name, inArguments: inputs, outArguments: outputs) { [body, isReload] call in
+            isReload ? .values([strings(reload())]) : try body(target, call)
         }
     }
 
