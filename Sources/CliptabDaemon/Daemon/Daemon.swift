@@ -51,6 +51,8 @@ public final class Daemon {
     /// The RemoteDesktop portal's client where the session types through it: a source of
     /// the loop for its idle time.
     private var remoteDesktop: RemoteDesktopPortal?
+    /// XTEST into XWayland's windows in a Wayland session: its X connection is a loop source.
+    private var xwayland: XWaylandKeyInjector?
     private var publisher: SignalPublisher?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
     private let menuLauncher = MenuLauncher(clock: MonotonicClock.milliseconds)
@@ -189,6 +191,7 @@ public final class Daemon {
             bus: bus, signals: signals,
             sources: (clipboard.map { [$0 as PollSource] } ?? [])
                 + (remoteDesktop.map { [$0 as PollSource] } ?? [])
+                + (xwayland.map { [$0 as PollSource] } ?? [])
                 + [menuLauncher, keyLauncher, follower] + (keySource.map { [$0] } ?? []),
             shouldStop: { [unowned self] in replaced }, reload: { [unowned self] in _ = reload() })
     }
@@ -261,15 +264,18 @@ public final class Daemon {
         if let wayland = plan.wayland {
             let keyboards = VirtualKeyboardSupply()
             let backend = WaylandSelectionBackend(
-                display: wayland.display, settings: settings, keyboards: keyboards)
+                display: wayland.display, settings: settings, keyboards: keyboards,
+                clock: MonotonicClock.milliseconds)
             if wayland.isRequired || backend.connectError == nil {
                 let keyboard = VirtualKeyboardInjector(backend: backend, keyboards: keyboards)
                 let routes: [KeyInjector] = wayland.routes.compactMap { route in
                     switch route {
                     case .xtest:
                         wayland.xtestDisplay.map {
-                            WaylandMarkedInjector(
-                                XWaylandKeyInjector(display: $0, settings: settings), wayland: keyboard)
+                            let xtest = XWaylandKeyInjector(
+                                display: $0, settings: settings, clock: MonotonicClock.milliseconds)
+                            xwayland = xtest
+                            return WaylandMarkedInjector(xtest, wayland: keyboard)
                         }
                     case .virtualKeyboard: keyboard
                     case .portal:
@@ -282,7 +288,8 @@ public final class Daemon {
             note = plan.noDataControlNote(backend.connectError ?? "")
         }
         let backend = X11SelectionBackend(
-            display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot)
+            display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot,
+            clock: MonotonicClock.milliseconds)
         let routes: [KeyInjector] = plan.x11.routes.compactMap { route in
             switch route {
             case .xtest: X11KeyInjector(backend: backend, waylandDisplay: plan.x11.waylandDisplay)

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+import CliptabCore
+
+/// The books both selection backends keep besides their connection.
+///
+/// Their ownerships (the policy's stamps beside the protocol's own `Token`: X11's server
+/// time, Wayland's ownership token), the events they report to the service, and when a lost
+/// connection is tried again (`ReconnectSchedule`), with the log lines and the error that say
+/// so. Time comes from the clock passed at `init`, so a virtual clock drives the retries.
+public final class SelectionBookkeeping<Token: Equatable> {
+    /// "X" or "Wayland", for messages.
+    private let kind: String
+    /// The display's name, for messages.
+    private let display: String
+    private let clock: () -> UInt64
+    /// True when a clipboard call may reconnect at once even after a loss (X11: a display
+    /// back is usable at once); false keeps to the schedule, so that calls cannot undo the
+    /// back-off from a compositor that keeps dropping the connection (Wayland).
+    private let callsRetryAfterLoss: Bool
+    private var schedule: ReconnectSchedule
+    private var owned: [ClipboardSelection: (stamp: OwnershipStamp, token: Token)] = [:]
+    private var lastStamp: UInt64 = 0
+    private var events: [SelectionEvent] = []
+    /// When the next connection attempt is due.
+    public private(set) var nextAttempt: UInt64 = 0
+    /// Why the last attempt failed or the connection was lost; empty after a connection.
+    public private(set) var lastError = ""
+
+    /// Keeps the books of the `kind` ("X", "Wayland") backend of `display`, retrying after
+    /// `reconnectMilliseconds` (backing off while losses follow short connections), on
+    /// `clock` (monotonic milliseconds).
+    public init(
+        kind: String, display: String, reconnectMilliseconds: Int, callsRetryAfterLoss: Bool,
+        clock: @escaping () -> UInt64
+    ) {
+        self.kind = kind
+        self.display = display
+        self.callsRetryAfterLoss = callsRetryAfterLoss
+        self.clock = clock
+        schedule = ReconnectSchedule(base: reconnectMilliseconds)
+    }
+
+    /// The clock's time.
+    public var now: UInt64 { clock() }
+
+    // MARK: - Ownerships
+
+    /// Notes a new ownership of `selection` under the protocol's `token`; returns its stamp.
+    public func owned(_ selection: ClipboardSelection, token: Token) -> OwnershipStamp {
+        lastStamp += 1
+        let stamp = OwnershipStamp(rawValue: lastStamp)
+        owned[selection] = (stamp, token)
+        return stamp
+    }
+
+    /// The current ownership of `selection` as the books have it.
+    public func ownership(_ selection: ClipboardSelection) -> (stamp: OwnershipStamp, token: Token)? {
+        owned[selection]
+    }
+
+    /// Forgets the ownership `stamp` of `selection` if it is the current one; returns its token.
+    public func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) -> Token? {
+        guard let ownership = owned[selection], ownership.stamp == stamp else { return nil }
+        owned[selection] = nil
+        return ownership.token
+    }
+
+    /// Ends the ownership of `selection` (only the one under `token`, when given) and reports it.
+    public func lost(_ selection: ClipboardSelection, token: Token? = nil) {
+        guard let ownership = owned[selection], token == nil || ownership.token == token else { return }
+        owned[selection] = nil
+        events.append(.lost(selection, ownership.stamp))
+    }
+
+    /// Reports a read of our ownership of `selection` (only the one under `token`, when given).
+    public func served(
+        _ selection: ClipboardSelection, token: Token? = nil, reader: UInt64?, textDelivered: Bool,
+        origin: ReadOrigin? = nil
+    ) {
+        guard let ownership = owned[selection], token == nil || ownership.token == token else { return }
+        events.append(
+            .served(selection, ownership.stamp, reader: reader, textDelivered: textDelivered, origin: origin))
+    }
+
+    /// True while events wait for `takeEvents()`.
+    public var hasEvents: Bool { !events.isEmpty }
+
+    /// What happened since the last call, in order.
+    public func takeEvents() -> [SelectionEvent] {
+        defer { events = [] }
+        return events
+    }
+
+    // MARK: - The connection
+
+    /// True when a connection may be tried now (`force`: a clipboard call, which tries at
+    /// once unless a loss made it wait for the schedule); sets the next attempt's time.
+    public func mayConnect(force: Bool) -> Bool {
+        let now = clock()
+        guard (force && (callsRetryAfterLoss || schedule.losses == 0)) || now >= nextAttempt else {
+            return false
+        }
+        nextAttempt = now + UInt64(schedule.base)
+        return true
+    }
+
+    /// Notes a connection made, logging a reconnection.
+    public func connected() {
+        let now = clock()
+        if let loss = schedule.lastLoss {
+            Log.line(
+                "clipboard: reconnected to the \(kind) display \(display), \(seconds(now - loss.at)) s after "
+                    + "losing the connection (\(loss.reason))")
+        }
+        schedule.connected(now: now)
+        lastError = ""
+    }
+
+    /// Notes a failed attempt; after a loss it counts as another one in a row.
+    public func connectFailed(_ error: String) {
+        lastError = error
+        if schedule.losses > 0 { scheduleReconnect(what: "could not reconnect to") }
+    }
+
+    /// Notes the loss of the connection for `reason` (empty: unknown): every ownership ends
+    /// with it, and the next attempt is scheduled and logged.
+    public func connectionLost(_ reason: String) {
+        lastError = reason.isEmpty ? "the connection failed" : reason
+        scheduleReconnect(what: "lost the connection to")
+        for selection in ClipboardSelection.allCases { lost(selection) }
+    }
+
+    /// Why there is no connection, as a `ClipboardUnavailable` a person can act on.
+    public func unavailable() -> CliptabError {
+        let now = clock()
+        if let loss = schedule.lastLoss {
+            let next = nextAttempt > now ? seconds(nextAttempt - now, roundingUp: true) : 0
+            let run = schedule.losses > 1 ? ", \(schedule.losses) times in a row" : ""
+            return CliptabError(
+                .clipboardUnavailable,
+                "the \(kind) connection to \(display) was lost \(seconds(now - loss.at)) s ago\(run) "
+                    + "(\(loss.reason)); reconnecting in \(next) s")
+        }
+        let reason = lastError.isEmpty ? "the connection was lost" : lastError
+        return CliptabError(
+            .clipboardUnavailable, "the \(kind) display \(display) is not reachable: \(reason)")
+    }
+
+    private func scheduleReconnect(what: String) {
+        let now = clock()
+        let delay = schedule.lost(now: now, reason: lastError)
+        nextAttempt = now + delay
+        let run = schedule.losses > 1 ? " (\(schedule.losses) times in a row)" : ""
+        Log.line(
+            "clipboard: \(what) the \(kind) display \(display)\(run): \(lastError); "
+                + "reconnecting in \(seconds(delay, roundingUp: true)) s",
+            level: .warning)
+    }
+
+    /// Whole seconds of `milliseconds`, for messages.
+    private func seconds(_ milliseconds: UInt64, roundingUp: Bool = false) -> UInt64 {
+        (milliseconds + (roundingUp ? 999 : 0)) / 1000
+    }
+}
