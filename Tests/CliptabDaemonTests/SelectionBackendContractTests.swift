@@ -153,7 +153,7 @@ struct SelectionBackendContractTests {
             switch kind {
             case .inMemory: twin!.connectionLost(retryAt: MonotonicClock.milliseconds() + 5000)
             case .wayland: sway!.stop()
-            case .x11: display!.stop()
+            case .x11: display!.killKeepingNumber()
             }
         }
     }

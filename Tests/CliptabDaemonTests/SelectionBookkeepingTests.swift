@@ -96,24 +96,29 @@ struct SelectionBookkeepingTests {
     /// connection (or a failed attempt), at most a minute; a connection that lasted a minute
     /// starts the count anew.
     @Test func reconnectBackOff() {
-        var schedule = ReconnectSchedule(base: 5000)
-        #expect(schedule.losses == 0 && schedule.lastLoss == nil)
-        schedule.connected(now: 0)
+        let books = books()
+        books.connected()
         var delays: [UInt64] = []
-        var now: UInt64 = 1000
         for _ in 0..<6 {
-            let delay = schedule.lost(now: now, reason: "dropped")
-            delays.append(delay)
-            now += delay + 100
-            schedule.connected(now: now)
-            now += 100
+            clock.advance(1000)
+            books.connectionLost("dropped")
+            delays.append(books.nextAttempt - clock.now)
+            clock.advance(books.nextAttempt - clock.now)
+            books.connected()
         }
         #expect(delays == [5000, 10_000, 20_000, 40_000, 60_000, 60_000])
-        #expect(schedule.losses == 6 && schedule.lastLoss?.reason == "dropped")
         // A failed attempt counts as a loss in a row, with no connection between.
-        #expect(schedule.lost(now: now, reason: "refused") == 60_000)
-        schedule.connected(now: now)
-        #expect(schedule.lost(now: now + 60_000, reason: "after a minute") == 5000)
-        #expect(schedule.losses == 1)
+        books.connectionLost("dropped")
+        #expect(books.mayConnect(force: false) == false)
+        clock.advance(60_000)
+        #expect(books.mayConnect(force: false))
+        books.connectFailed("refused")
+        #expect(books.nextAttempt - clock.now == 60_000)
+        clock.advance(60_000)
+        books.connected()
+        clock.advance(60_000)
+        books.connectionLost("after a minute")
+        #expect(books.nextAttempt - clock.now == 5000)
+        #expect(books.unavailable().message.hasSuffix("ago (after a minute); reconnecting in 5 s"))
     }
 }

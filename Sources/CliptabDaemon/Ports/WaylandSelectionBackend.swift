@@ -13,7 +13,7 @@ import WaylandSelection
 /// away, stops answering or drops the connection breaks it: every ownership ends with it,
 /// tables are served meanwhile, the loss is logged, and a fresh connection is tried after
 /// `reconnectMilliseconds`, backing off while the compositor keeps dropping it
-/// (`ReconnectSchedule`); clipboard calls meanwhile say when and why it was lost.
+/// (`SelectionBookkeeping`); clipboard calls meanwhile say when and why it was lost.
 public final class WaylandSelectionBackend: SelectionBackend {
     /// What it can do: PRIMARY where the manager has it; readers are "named" by the
     /// keystroke mark they came after, which is what the paste's target is told apart by.

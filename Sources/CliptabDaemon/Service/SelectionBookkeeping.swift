@@ -5,8 +5,13 @@ import CliptabCore
 ///
 /// Their ownerships (the policy's stamps beside the protocol's own `Token`: X11's server
 /// time, Wayland's ownership token), the events they report to the service, and when a lost
-/// connection is tried again (`ReconnectSchedule`), with the log lines and the error that say
-/// so. Time comes from the clock passed at `init`, so a virtual clock drives the retries.
+/// connection is tried again, with the log lines and the error that say so. Time comes from
+/// the clock passed at `init`, so a virtual clock drives the retries.
+///
+/// The wait after a loss doubles for each loss that follows a connection that did not last a
+/// minute, up to a minute: a compositor may drop every clipboard manager while one selection
+/// is offered (sway 1.7 does so for a selection of 5,000 types, whose offer overflows each
+/// client's buffer), and each new connection is dropped again as long as that owner lives.
 public final class SelectionBookkeeping<Token: Equatable> {
     /// "X" or "Wayland", for messages.
     private let kind: String
@@ -17,7 +22,12 @@ public final class SelectionBookkeeping<Token: Equatable> {
     /// back is usable at once); false keeps to the schedule, so that calls cannot undo the
     /// back-off from a compositor that keeps dropping the connection (Wayland).
     private let callsRetryAfterLoss: Bool
-    private var schedule: ReconnectSchedule
+    /// The first wait after a loss, in milliseconds.
+    private let base: UInt64
+    /// The losses (and failed attempts after them) in a row; 0 before the first.
+    private var losses = 0
+    private var lastLoss: (at: UInt64, reason: String)?
+    private var connectedAt: UInt64?
     private var owned: [ClipboardSelection: (stamp: OwnershipStamp, token: Token)] = [:]
     private var lastStamp: UInt64 = 0
     private var events: [SelectionEvent] = []
@@ -37,7 +47,7 @@ public final class SelectionBookkeeping<Token: Equatable> {
         self.display = display
         self.callsRetryAfterLoss = callsRetryAfterLoss
         self.clock = clock
-        schedule = ReconnectSchedule(base: reconnectMilliseconds)
+        base = UInt64(max(reconnectMilliseconds, 1))
     }
 
     /// The clock's time.
@@ -97,29 +107,27 @@ public final class SelectionBookkeeping<Token: Equatable> {
     /// once unless a loss made it wait for the schedule); sets the next attempt's time.
     public func mayConnect(force: Bool) -> Bool {
         let now = clock()
-        guard (force && (callsRetryAfterLoss || schedule.losses == 0)) || now >= nextAttempt else {
-            return false
-        }
-        nextAttempt = now + UInt64(schedule.base)
+        guard (force && (callsRetryAfterLoss || losses == 0)) || now >= nextAttempt else { return false }
+        nextAttempt = now + base
         return true
     }
 
     /// Notes a connection made, logging a reconnection.
     public func connected() {
         let now = clock()
-        if let loss = schedule.lastLoss {
+        if let loss = lastLoss {
             Log.line(
                 "clipboard: reconnected to the \(kind) display \(display), \(seconds(now - loss.at)) s after "
                     + "losing the connection (\(loss.reason))")
         }
-        schedule.connected(now: now)
+        connectedAt = now
         lastError = ""
     }
 
     /// Notes a failed attempt; after a loss it counts as another one in a row.
     public func connectFailed(_ error: String) {
         lastError = error
-        if schedule.losses > 0 { scheduleReconnect(what: "could not reconnect to") }
+        if losses > 0 { scheduleReconnect(what: "could not reconnect to") }
     }
 
     /// Notes the loss of the connection for `reason` (empty: unknown): every ownership ends
@@ -133,9 +141,9 @@ public final class SelectionBookkeeping<Token: Equatable> {
     /// Why there is no connection, as a `ClipboardUnavailable` a person can act on.
     public func unavailable() -> CliptabError {
         let now = clock()
-        if let loss = schedule.lastLoss {
+        if let loss = lastLoss {
             let next = nextAttempt > now ? seconds(nextAttempt - now, roundingUp: true) : 0
-            let run = schedule.losses > 1 ? ", \(schedule.losses) times in a row" : ""
+            let run = losses > 1 ? ", \(losses) times in a row" : ""
             return CliptabError(
                 .clipboardUnavailable,
                 "the \(kind) connection to \(display) was lost \(seconds(now - loss.at)) s ago\(run) "
@@ -148,9 +156,13 @@ public final class SelectionBookkeeping<Token: Equatable> {
 
     private func scheduleReconnect(what: String) {
         let now = clock()
-        let delay = schedule.lost(now: now, reason: lastError)
+        if let connectedAt, now >= connectedAt + 60_000 { losses = 0 }
+        connectedAt = nil
+        losses += 1
+        lastLoss = (now, lastError)
+        let delay = min(base << UInt64(min(losses - 1, 16)), 60_000)
         nextAttempt = now + delay
-        let run = schedule.losses > 1 ? " (\(schedule.losses) times in a row)" : ""
+        let run = losses > 1 ? " (\(losses) times in a row)" : ""
         Log.line(
             "clipboard: \(what) the \(kind) display \(display)\(run): \(lastError); "
                 + "reconnecting in \(seconds(delay, roundingUp: true)) s",
