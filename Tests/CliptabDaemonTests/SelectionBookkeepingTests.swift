@@ -92,6 +92,35 @@ struct SelectionBookkeepingTests {
         #expect(books.mayConnect(force: true))
     }
 
+    /// `live` keeps a connection: made when due, kept while sound, dropped once broken
+    /// (ownerships ended, reported) and made again only when the schedule says.
+    @Test func liveConnection() {
+        let books = books()
+        var connection: String?
+        var broken = false
+        var refuse = true
+        func live(force: Bool = false) -> String? {
+            books.live(&connection, force: force, broken: { _ in broken ? "gone" : nil }) {
+                if refuse { throw CliptabError(.clipboardUnavailable, "refused") }
+                return "connection"
+            }
+        }
+        #expect(live(force: true) == nil && books.lastError.contains("refused"))
+        refuse = false
+        #expect(live() == nil)
+        clock.advance(5000)
+        #expect(live() == "connection")
+        let stamp = books.owned(.clipboard, token: 1)
+        broken = true
+        #expect(live(force: true) == nil && connection == nil)
+        #expect(books.takeEvents() == [.lost(.clipboard, stamp)])
+        broken = false
+        clock.advance(4999)
+        #expect(live() == nil)
+        clock.advance(1)
+        #expect(live() == "connection" && books.lastError.isEmpty)
+    }
+
     /// The reconnection's back-off: 5 s, doubled for each loss after a short-lived
     /// connection (or a failed attempt), at most a minute; a connection that lasted a minute
     /// starts the count anew.

@@ -63,18 +63,6 @@ public final class WaylandSelectionBackend: SelectionBackend {
 
     // MARK: - Connection
 
-    private func connect() throws(WaylandError) {
-        let configuration = WaylandSelectionConfiguration(
-            transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
-            compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
-        let connected = try WaylandSelectionService.connect(display: display, configuration: configuration)
-        service = connected
-        primarySupported = connected.supportsPrimarySelection
-        protocolName = connected.protocolName
-        books.connected()
-        keyboards?.connected(connected)
-    }
-
     /// The live connection, made now if there is none (for the key injectors).
     public func liveService() -> WaylandSelectionService? { connectIfNeeded(force: true) }
 
@@ -84,22 +72,17 @@ public final class WaylandSelectionBackend: SelectionBackend {
     /// schedule's attempts do, so that calls cannot undo the back-off.
     @discardableResult
     private func connectIfNeeded(force: Bool = false) -> WaylandSelectionService? {
-        if let service, !service.isBroken { return service }
-        dropBrokenService()
-        guard books.mayConnect(force: force) else { return nil }
-        do {
-            try connect()
-            return service
-        } catch {
-            books.connectFailed("\(error)")
-            return nil
+        books.live(&service, force: force, broken: { $0.isBroken ? $0.failure.map { "\($0)" } ?? "" : nil }) {
+            let connected = try WaylandSelectionService.connect(
+                display: display,
+                configuration: WaylandSelectionConfiguration(
+                    transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                    compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds))
+            primarySupported = connected.supportsPrimarySelection
+            protocolName = connected.protocolName
+            keyboards?.connected(connected)
+            return connected
         }
-    }
-
-    private func dropBrokenService() {
-        guard let service, service.isBroken else { return }
-        self.service = nil
-        books.connectionLost(service.failure.map { "\($0)" } ?? "")
     }
 
     /// Lets `service` handle what the compositor sent, then takes its notices, in order.
@@ -287,10 +270,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
     public func process(now: UInt64) -> [SelectionEvent] {
         if let service {
             processEvents(of: service, now: now)
-            dropBrokenService()
-        } else {
-            connectIfNeeded()
         }
+        connectIfNeeded()
         return books.takeEvents()
     }
 

@@ -53,26 +53,23 @@ public final class X11SelectionBackend: SelectionBackend {
 
     /// A live connection, made now if there is none and the display may be back (`force`:
     /// whatever the retry time; a clipboard call checks the display at once).
+    ///
+    /// The broken connection is closed before a new attempt: an attempt the server does not
+    /// answer holds Xlib's global lock, which closing a display may need.
     @discardableResult
     func connectIfNeeded(force: Bool = false) -> SelectionService? {
-        if let service, !service.isBroken { return service }
-        // The broken connection is closed before a new attempt: an attempt the server does
-        // not answer holds Xlib's global lock, which closing a display may need.
-        dropBrokenService()
-        guard let display, books.mayConnect(force: force) else { return nil }
-        do {
-            let configuration = SelectionConfiguration(
-                incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
-                incrementalChunkBytes: settings.incrementalChunkBytes,
-                timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
-                serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
-            let connected = try SelectionService.connect(display: display, configuration: configuration)
-            service = connected
-            books.connected()
-            return connected
-        } catch {
-            books.connectFailed("\(error)")
-            return nil
+        guard let display else { return nil }
+        return books.live(
+            &service, force: force,
+            broken: { $0.isBroken ? "the X server went away or stopped answering" : nil }
+        ) {
+            try SelectionService.connect(
+                display: display,
+                configuration: SelectionConfiguration(
+                    incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                    incrementalChunkBytes: settings.incrementalChunkBytes,
+                    timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
+                    serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds))
         }
     }
 
@@ -85,14 +82,6 @@ public final class X11SelectionBackend: SelectionBackend {
             )
         }
         return books.unavailable()
-    }
-
-    /// Drops a broken connection (never touched again) and schedules the reconnect; every
-    /// ownership of ours ends with it.
-    private func dropBrokenService() {
-        guard let service, service.isBroken else { return }
-        self.service = nil
-        books.connectionLost("the X server went away or stopped answering")
     }
 
     /// True when `reader` owns `CLIPBOARD_MANAGER`: one round trip, asked while a sequence runs.
@@ -218,10 +207,8 @@ public final class X11SelectionBackend: SelectionBackend {
                         reader: service.client(of: transfer.requestor), textDelivered: transfer.textDelivered)
                 }
             }
-            dropBrokenService()
-        } else if display != nil {
-            connectIfNeeded()
         }
+        connectIfNeeded()
         return books.takeEvents()
     }
 

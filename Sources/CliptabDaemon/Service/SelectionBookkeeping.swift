@@ -103,9 +103,31 @@ public final class SelectionBookkeeping<Token: Equatable> {
 
     // MARK: - The connection
 
+    /// The live `connection`, or a new one from `connect` when there is none and an attempt
+    /// is due (`force`: a clipboard call); a connection `broken` names a reason for is
+    /// dropped first (never touched again), every ownership ending with it.
+    public func live<Connection>(
+        _ connection: inout Connection?, force: Bool, broken: (Connection) -> String?,
+        connect: () throws -> Connection
+    ) -> Connection? {
+        if let current = connection {
+            guard let reason = broken(current) else { return current }
+            connection = nil
+            connectionLost(reason)
+        }
+        guard mayConnect(force: force) else { return nil }
+        do {
+            connection = try connect()
+            connected()
+        } catch {
+            connectFailed("\(error)")
+        }
+        return connection
+    }
+
     /// True when a connection may be tried now (`force`: a clipboard call, which tries at
     /// once unless a loss made it wait for the schedule); sets the next attempt's time.
-    public func mayConnect(force: Bool) -> Bool {
+    package func mayConnect(force: Bool) -> Bool {
         let now = clock()
         guard (force && (callsRetryAfterLoss || losses == 0)) || now >= nextAttempt else { return false }
         nextAttempt = now + base
@@ -113,7 +135,7 @@ public final class SelectionBookkeeping<Token: Equatable> {
     }
 
     /// Notes a connection made, logging a reconnection.
-    public func connected() {
+    package func connected() {
         let now = clock()
         if let loss = lastLoss {
             Log.line(
@@ -125,14 +147,14 @@ public final class SelectionBookkeeping<Token: Equatable> {
     }
 
     /// Notes a failed attempt; after a loss it counts as another one in a row.
-    public func connectFailed(_ error: String) {
+    package func connectFailed(_ error: String) {
         lastError = error
         if losses > 0 { scheduleReconnect(what: "could not reconnect to") }
     }
 
     /// Notes the loss of the connection for `reason` (empty: unknown): every ownership ends
     /// with it, and the next attempt is scheduled and logged.
-    public func connectionLost(_ reason: String) {
+    package func connectionLost(_ reason: String) {
         lastError = reason.isEmpty ? "the connection failed" : reason
         scheduleReconnect(what: "lost the connection to")
         for selection in ClipboardSelection.allCases { lost(selection) }
