@@ -74,36 +74,6 @@ struct ClipboardTests {
         }
     }
 
-    /// A 10 MiB cell arrives whole (INCR), for xclip and for ten readers at once.
-    @Test func tenMebibytes() throws {
-        let setup = try Setup()
-        var big = ""
-        big.reserveCapacity(10 << 20)
-        let line = String(repeating: "0123456789abcdef", count: 63) + "ü\n"
-        while big.utf8.count < 10 << 20 { big += line }
-        let row = try setup.add(big)
-        try setup.daemon.call("Copy", [s("t"), i(0), i(row)], timeout: 30_000)
-        let readers = try (0..<10).map { _ in
-            try ChildProcess.spawn(
-                "xclip", ["-selection", "clipboard", "-o"], environment: setup.environment, stdout: .pipe,
-                stderr: .null)
-        }
-        for reader in readers {
-            var output: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let count = chunk.withUnsafeMutableBytes {
-                    read(reader.standardOutput, $0.baseAddress, $0.count)
-                }
-                if count <= 0 { break }
-                output.append(contentsOf: chunk[0..<count])
-            }
-            #expect(reader.waitForExit() == .exited(0))
-            #expect(output.count == big.utf8.count)
-            #expect(output == Array(big.utf8))
-        }
-    }
-
     /// Paste takes text owned by xclip and by xsel, small and 10 MiB, into the table exactly.
     @Test func pasteFromOtherPrograms() throws {
         // The wait bounds only a hang: 10 MiB in 256 KiB steps can take seconds on a busy machine.

@@ -116,41 +116,6 @@ struct WaylandClipboardTests {
             desk.daemon.log.contains("clipboard: wayland (ext_data_control_manager_v1"), "\(desk.daemon.log)")
     }
 
-    /// 10 MiB through wl-paste, byte for byte.
-    @Test func tenMebibytes() throws {
-        let desk = try Desk()
-        let big = String(repeating: "0123456789abcdeé\n", count: (10 << 20) / 18)
-        try desk.add(big)
-        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)], timeout: 60_000)
-        #expect(try desk.wlPaste() == Array(big.utf8))
-    }
-
-    /// With `selections = clipboard primary` the copy reaches the primary selection too;
-    /// ClearClipboard gives both up.
-    @Test func primaryAndClear() throws {
-        let desk = try Desk(config: "[clipboard]\nselections = clipboard primary\n")
-        try desk.add("both")
-        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)])
-        #expect(try desk.wlPaste(primary: true) == Array("both".utf8))
-        try desk.daemon.call("ClearClipboard")
-        try waitFor("the selections to be given up") {
-            try desk.wlPaste() == nil && desk.wlPaste(primary: true) == nil
-        }
-    }
-
-    /// A secret copy offers the password hint and leaves at its clear time.
-    @Test func secretHintAndClear() throws {
-        let desk = try Desk(arguments: ["--secret-clear-ms", "1500"])
-        try desk.daemon.call("CreateTable", [s("pw")])
-        try desk.add("hunter2", table: "pw")
-        try desk.daemon.call("SetSecret", [s("pw"), .boolean(true)])
-        _ = try desk.daemon.call("Copy", [s("pw"), i(0), i(0)])
-        #expect(try desk.sway.offeredTypes().contains("x-kde-passwordManagerHint"))
-        #expect(try desk.wlPaste(type: "x-kde-passwordManagerHint") == Array("secret".utf8))
-        try waitFor("the secret to leave the clipboard", milliseconds: 10_000) { try desk.wlPaste() == nil }
-
-    }
-
     /// At SIGTERM a secret leaves the selections: nothing serves it after cliptabd is gone.
     @Test func secretClearedAtExit() throws {
         let desk = try Desk(config: "[clipboard]\nselections = clipboard primary\n")
@@ -225,21 +190,6 @@ struct WaylandClipboardTests {
         let pasted = try sway.paste()
         #expect(pasted.outputText == "by hand")
         #expect(daemon.log.contains("paste keys: no virtual keyboard"), "\(daemon.log)")
-    }
-
-    /// The compositor killed: tables are served, clipboard calls say the display is gone,
-    /// and the daemon lives on.
-    @Test func compositorGoneLeavesTablesServed() throws {
-        let desk = try Desk()
-        try desk.add("kept")
-        _ = try desk.daemon.call("Copy", [s("t"), i(0), i(0)])
-        desk.sway.stop()
-        try waitFor("the copy to fail") {
-            desk.daemon.errorName("Copy", [s("t"), i(0), i(0)]) == CliptabBus.errorPrefix
-                + "ClipboardUnavailable"
-        }
-        #expect(try desk.daemon.call("GetCell", [s("t"), i(0), i(0)]) == [s("kept")])
-        #expect(desk.daemon.process.isRunning)
     }
 
     /// The X11 backend on sway (asked for) does not see a Wayland program's copy while no X11

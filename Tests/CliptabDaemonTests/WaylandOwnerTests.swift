@@ -171,29 +171,4 @@ struct WaylandOwnerTests {
         #expect(try desk.daemon.call("Copy", [s("t"), i(0), i(0)]) == [s("copied")])
         #expect(try desk.wlPaste() == Array("copied".utf8))
     }
-
-    /// The reconnection's back-off: 5 s, doubled for each loss after a short-lived
-    /// connection (or a failed attempt), at most a minute; a connection that lasted a minute
-    /// starts the count anew.
-    @Test func reconnectBackOff() {
-        var schedule = ReconnectSchedule(base: 5000)
-        #expect(schedule.losses == 0 && schedule.lastLoss == nil)
-        schedule.connected(now: 0)
-        var delays: [UInt64] = []
-        var now: UInt64 = 1000
-        for _ in 0..<6 {
-            let delay = schedule.lost(now: now, reason: "dropped")
-            delays.append(delay)
-            now += delay + 100
-            schedule.connected(now: now)
-            now += 100
-        }
-        #expect(delays == [5000, 10_000, 20_000, 40_000, 60_000, 60_000])
-        #expect(schedule.losses == 6 && schedule.lastLoss?.reason == "dropped")
-        // A failed attempt counts as a loss in a row, with no connection between.
-        #expect(schedule.lost(now: now, reason: "refused") == 60_000)
-        schedule.connected(now: now)
-        #expect(schedule.lost(now: now + 60_000, reason: "after a minute") == 5000)
-        #expect(schedule.losses == 1)
-    }
 }

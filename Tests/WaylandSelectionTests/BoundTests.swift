@@ -104,25 +104,6 @@ struct BoundTests {
         #expect(MonotonicClock.milliseconds() - started < 2500)
     }
 
-    @Test("The compositor exiting breaks the service (connection lost): no crash, nothing owned")
-    func compositorExits() throws {
-        let harness = try WaylandHarness()
-        _ = try harness.service.own(
-            .clipboard, formats: WaylandSelectionService.textFormats([65]), secret: false)
-        harness.sway.stop()
-        #expect(harness.pump { harness.service.isBroken })
-        if case .connectionLost = harness.service.failure {
-        } else {
-            Issue.record("failure is \(String(describing: harness.service.failure))")
-        }
-        #expect(!harness.service.owns(.clipboard))
-        #expect(harness.losses.isEmpty)
-        #expect(harness.service.nextDeadline() == nil)
-        #expect(throws: WaylandError.self) {
-            _ = try harness.service.own(.clipboard, formats: [], secret: false)
-        }
-    }
-
     @Test("A display that does not exist is a connect error naming it")
     func noDisplay() throws {
         let directory = try TemporaryDirectory()

@@ -29,15 +29,16 @@ extension Daemon {
         if let wayland = plan.wayland {
             let keyboards = VirtualKeyboardSupply()
             let backend = WaylandSelectionBackend(
-                display: wayland.display, settings: settings, keyboards: keyboards)
+                display: wayland.display, settings: settings, keyboards: keyboards, clock: clock)
             if wayland.isRequired || backend.connectError == nil {
                 let keyboard = VirtualKeyboardInjector(backend: backend, keyboards: keyboards)
                 let routes: [KeyInjector] = wayland.routes.compactMap { route in
                     switch route {
                     case .xtest:
                         wayland.xtestDisplay.map {
-                            WaylandMarkedInjector(
-                                XWaylandKeyInjector(display: $0, settings: settings), wayland: keyboard)
+                            let xtest = XWaylandKeyInjector(display: $0, settings: settings, clock: clock)
+                            xwayland = xtest
+                            return WaylandMarkedInjector(xtest, wayland: keyboard)
                         }
                     case .virtualKeyboard: keyboard
                     case .portal:
@@ -50,7 +51,8 @@ extension Daemon {
             note = plan.noDataControlNote(backend.connectError ?? "")
         }
         let backend = X11SelectionBackend(
-            display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot)
+            display: plan.x11.display, settings: settings, waylandNote: note, blindSpot: plan.x11.blindSpot,
+            clock: clock)
         let routes: [KeyInjector] = plan.x11.routes.compactMap { route in
             switch route {
             case .xtest: X11KeyInjector(backend: backend, waylandDisplay: plan.x11.waylandDisplay)

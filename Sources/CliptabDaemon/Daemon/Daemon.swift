@@ -59,6 +59,8 @@ public final class Daemon {
     /// The RemoteDesktop portal's client where the session types through it: a source of
     /// the loop for its idle time.
     var remoteDesktop: RemoteDesktopPortal?
+    /// XTEST into XWayland's windows in a Wayland session: its X connection is a loop source.
+    var xwayland: XWaylandKeyInjector?
     private var clipboard: ClipboardPolicy?
     private var services: DaemonServices?
     /// Opens `cliptab menu` for GNOME Shell's `LaunchSearch`.
@@ -187,7 +189,7 @@ public final class Daemon {
             "serving \(CliptabBus.name) with \(tables.catalog.tables.count) tables from \(store.store.path) (durability \(configuration.durability.rawValue))"
         )
         let sources: [PollSource?] = [
-            clipboard, remoteDesktop, menuLauncher, keyLauncher, follower, services.keys?.source,
+            clipboard, remoteDesktop, xwayland, menuLauncher, keyLauncher, follower, services.keys?.source,
         ]
         return EventLoop(
             bus: bus, signals: signals, sources: sources.compactMap { $0 }, clock: clock,

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
-import Posix
 import WaylandSelection
 
 /// The selection backend of a Wayland session: the clipboard and the primary selection
@@ -14,7 +13,7 @@ import WaylandSelection
 /// away, stops answering or drops the connection breaks it: every ownership ends with it,
 /// tables are served meanwhile, the loss is logged, and a fresh connection is tried after
 /// `reconnectMilliseconds`, backing off while the compositor keeps dropping it
-/// (`ReconnectSchedule`); clipboard calls meanwhile say when and why it was lost.
+/// (`SelectionBookkeeping`); clipboard calls meanwhile say when and why it was lost.
 public final class WaylandSelectionBackend: SelectionBackend {
     /// What it can do: PRIMARY where the manager has it; readers are "named" by the
     /// keystroke mark they came after, which is what the paste's target is told apart by.
@@ -29,34 +28,30 @@ public final class WaylandSelectionBackend: SelectionBackend {
     private let display: String
     private var service: WaylandSelectionService?
     private var primarySupported = true
-    private var nextConnectAttempt: UInt64 = 0
-    private var lastConnectError = ""
-    private var reconnects: ReconnectSchedule
-    /// The ownerships of ours, by selection: the stamp and the service's token.
-    private var owned: [ClipboardSelection: (stamp: OwnershipStamp, token: WaylandOwnershipToken)] = [:]
-    private var lastStamp: UInt64 = 0
-    private var events: [SelectionEvent] = []
+    /// The ownerships of ours (under the service's tokens), the events and the retries.
+    private let books: SelectionBookkeeping<WaylandOwnershipToken>
 
-    /// Connects to `display` (a `WAYLAND_DISPLAY` value) at once.
+    /// Connects to `display` (a `WAYLAND_DISPLAY` value) at once; `clock` (monotonic
+    /// milliseconds) times the retries and the reads.
     ///
     /// `connectError` says why when it failed (the daemon then may choose X11 instead), and
     /// calls retry later. `keyboards`, where keys are typed, gets each new connection to
     /// make its keyboard on.
-    public init(display: String, settings: ClipboardSettings, keyboards: VirtualKeyboardSupply?) {
+    public init(
+        display: String, settings: ClipboardSettings, keyboards: VirtualKeyboardSupply?,
+        clock: @escaping () -> UInt64
+    ) {
         self.display = display
         self.settings = settings
         self.keyboards = keyboards
-        reconnects = ReconnectSchedule(base: settings.reconnectMilliseconds)
-        do {
-            try connect()
-        } catch {
-            lastConnectError = "\(error)"
-            nextConnectAttempt = MonotonicClock.milliseconds() + UInt64(settings.reconnectMilliseconds)
-        }
+        books = SelectionBookkeeping(
+            kind: "Wayland", display: display, reconnectMilliseconds: settings.reconnectMilliseconds,
+            callsRetryAfterLoss: false, clock: clock)
+        connectIfNeeded(force: true)
     }
 
     /// Why the first connection failed, or nil when it worked.
-    public var connectError: String? { service == nil ? lastConnectError : nil }
+    public var connectError: String? { service == nil ? books.lastError : nil }
 
     /// The data-control interface the compositor gave.
     public private(set) var protocolName = ""
@@ -68,95 +63,25 @@ public final class WaylandSelectionBackend: SelectionBackend {
 
     // MARK: - Connection
 
-    private func connect() throws(WaylandError) {
-        let configuration = WaylandSelectionConfiguration(
-            transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
-            compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
-        let connected = try WaylandSelectionService.connect(display: display, configuration: configuration)
-        service = connected
-        primarySupported = connected.supportsPrimarySelection
-        protocolName = connected.protocolName
-        lastConnectError = ""
-        let now = MonotonicClock.milliseconds()
-        if let loss = reconnects.lastLoss {
-            Log.line(
-                "clipboard: reconnected to the Wayland display \(display), \(seconds(now - loss.at)) s after "
-                    + "losing the connection (\(loss.reason))")
-        }
-        reconnects.connected(now: now)
-        keyboards?.connected(connected)
-    }
-
     /// The live connection, made now if there is none (for the key injectors).
-    public func liveService() -> WaylandSelectionService? {
-        connectIfNeeded(now: MonotonicClock.milliseconds(), force: true)
-    }
+    public func liveService() -> WaylandSelectionService? { connectIfNeeded(force: true) }
 
     /// A live connection, made now if there is none and the compositor may be back.
     ///
     /// `force` (a clipboard call) tries at once, but not after a loss: then only the
     /// schedule's attempts do, so that calls cannot undo the back-off.
     @discardableResult
-    private func connectIfNeeded(now: UInt64, force: Bool = false) -> WaylandSelectionService? {
-        if let service, !service.isBroken { return service }
-        dropBrokenService(now: now)
-        guard (force && reconnects.losses == 0) || now >= nextConnectAttempt else { return nil }
-        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
-        do {
-            try connect()
-            return service
-        } catch {
-            lastConnectError = "\(error)"
-            if reconnects.losses > 0 {
-                scheduleReconnect(now: now, reason: lastConnectError, what: "could not reconnect to")
-            }
-            return nil
-        }
-    }
-
-    private func unavailable() -> CliptabError {
-        let now = MonotonicClock.milliseconds()
-        if let loss = reconnects.lastLoss {
-            let next = nextConnectAttempt > now ? seconds(nextConnectAttempt - now, roundingUp: true) : 0
-            let run = reconnects.losses > 1 ? ", \(reconnects.losses) times in a row" : ""
-            return CliptabError(
-                .clipboardUnavailable,
-                "the Wayland connection to \(display) was lost \(seconds(now - loss.at)) s ago\(run) "
-                    + "(\(loss.reason)); reconnecting in \(next) s")
-        }
-        let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
-        return CliptabError(
-            .clipboardUnavailable, "the Wayland display \(display) is not reachable: \(reason)")
-    }
-
-    /// Notes a loss (or a failed attempt after one, `what` says which), logs it and sets the
-    /// next attempt.
-    private func scheduleReconnect(now: UInt64, reason: String, what: String) {
-        let delay = reconnects.lost(now: now, reason: reason)
-        nextConnectAttempt = now + delay
-        let run = reconnects.losses > 1 ? " (\(reconnects.losses) times in a row)" : ""
-        Log.line(
-            "clipboard: \(what) the Wayland display \(display)\(run): \(reason); "
-                + "reconnecting in \(seconds(delay, roundingUp: true)) s",
-            level: .warning)
-    }
-
-    /// Whole seconds of `milliseconds`, for messages.
-    private func seconds(_ milliseconds: UInt64, roundingUp: Bool = false) -> UInt64 {
-        (milliseconds + (roundingUp ? 999 : 0)) / 1000
-    }
-
-    private func dropBrokenService(now: UInt64) {
-        guard let service, service.isBroken else { return }
-        lastConnectError = service.failure.map { "\($0)" } ?? ""
-        self.service = nil
-        scheduleReconnect(
-            now: now, reason: lastConnectError.isEmpty ? "the connection failed" : lastConnectError,
-            what: "lost the connection to")
-        for selection in ClipboardSelection.allCases {
-            if let ownership = owned.removeValue(forKey: selection) {
-                events.append(.lost(selection, ownership.stamp))
-            }
+    private func connectIfNeeded(force: Bool = false) -> WaylandSelectionService? {
+        books.live(&service, force: force, broken: { $0.isBroken ? $0.failure.map { "\($0)" } ?? "" : nil }) {
+            let connected = try WaylandSelectionService.connect(
+                display: display,
+                configuration: WaylandSelectionConfiguration(
+                    transferTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                    compositorTimeoutMilliseconds: settings.serverTimeoutMilliseconds))
+            primarySupported = connected.supportsPrimarySelection
+            protocolName = connected.protocolName
+            keyboards?.connected(connected)
+            return connected
         }
     }
 
@@ -165,28 +90,16 @@ public final class WaylandSelectionBackend: SelectionBackend {
         service.processEvents(now: now)
         for notice in service.takeNotices() {
             switch notice {
-            case .lost(let name, let token): lost(Self.selection(name), token: token)
-            case .transfer(let transfer): served(transfer)
+            case .lost(let name, let token): books.lost(Self.selection(name), token: token)
+            case .transfer(let transfer):
+                let text = WaylandSelectionService.textTypePreference.contains(transfer.mimeType)
+                books.served(
+                    Self.selection(transfer.selection), reader: transfer.keystrokesBefore,
+                    textDelivered: text && transfer.isComplete,
+                    // Readers are anonymous: a sequence judges a read by when it began.
+                    origin: ReadOrigin(client: nil, startedAt: transfer.startedAt))
             }
         }
-    }
-
-    private func lost(_ selection: ClipboardSelection, token: WaylandOwnershipToken) {
-        guard let ownership = owned[selection], ownership.token == token else { return }
-        owned[selection] = nil
-        events.append(.lost(selection, ownership.stamp))
-    }
-
-    private func served(_ transfer: WaylandTransfer) {
-        let selection = Self.selection(transfer.selection)
-        guard let ownership = owned[selection] else { return }
-        let text = WaylandSelectionService.textTypePreference.contains(transfer.mimeType)
-        events.append(
-            .served(
-                selection, ownership.stamp, reader: transfer.keystrokesBefore,
-                textDelivered: text && transfer.isComplete,
-                // Readers are anonymous: a sequence judges a read by when it began.
-                origin: ReadOrigin(client: nil, startedAt: transfer.startedAt)))
     }
 
     private static func selection(_ name: WaylandSelectionName) -> ClipboardSelection {
@@ -207,13 +120,11 @@ public final class WaylandSelectionBackend: SelectionBackend {
     public func own(
         _ selection: ClipboardSelection, _ content: SelectionContent, secret: Bool, replacing: OwnershipStamp?
     ) throws -> OwnershipStamp {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            throw unavailable()
-        }
+        guard let service = connectIfNeeded(force: true) else { throw books.unavailable() }
         let name = Self.name(selection)
         if let replacing {
-            processEvents(of: service, now: MonotonicClock.milliseconds())
-            guard let ownership = owned[selection], ownership.stamp == replacing,
+            processEvents(of: service, now: books.now)
+            guard let ownership = books.ownership(selection), ownership.stamp == replacing,
                 service.ownershipToken(name) == ownership.token
             else {
                 throw CliptabError(
@@ -233,27 +144,21 @@ public final class WaylandSelectionBackend: SelectionBackend {
         do {
             token = try service.own(name, formats: formats, secret: secret)
         } catch {
-            if let ownership = owned.removeValue(forKey: selection) {
-                events.append(.lost(selection, ownership.stamp))
-            }
+            books.lost(selection)
             throw CliptabError(.clipboardUnavailable, "could not take the \(name): \(error)")
         }
-        lastStamp += 1
-        let stamp = OwnershipStamp(rawValue: lastStamp)
-        owned[selection] = (stamp, token)
-        return stamp
+        return books.owned(selection, token: token)
     }
 
     /// Gives `selection` up if the ownership `stamp` is still the current one.
     public func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) {
-        guard let ownership = owned[selection], ownership.stamp == stamp else { return }
-        owned[selection] = nil
-        service?.release(Self.name(selection), token: ownership.token)
+        guard let token = books.release(selection, stamp) else { return }
+        service?.release(Self.name(selection), token: token)
     }
 
     /// The current ownership of ours, as far as the events read so far tell.
     public func currentStamp(_ selection: ClipboardSelection) -> OwnershipStamp? {
-        guard let service, !service.isBroken, let ownership = owned[selection],
+        guard let service, !service.isBroken, let ownership = books.ownership(selection),
             service.ownershipToken(Self.name(selection)) == ownership.token
         else { return nil }
         return ownership.stamp
@@ -263,8 +168,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
     public func readText(
         _ selection: ClipboardSelection, completion: @escaping (Result<ClipboardText, CliptabError>) -> Void
     ) {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            return completion(.failure(unavailable()))
+        guard let service = connectIfNeeded(force: true) else {
+            return completion(.failure(books.unavailable()))
         }
         let name = Self.name(selection)
         service.readText(
@@ -281,8 +186,8 @@ public final class WaylandSelectionBackend: SelectionBackend {
         _ selection: ClipboardSelection, maxBytes: Int,
         completion: @escaping (Result<SavedClipboard, CliptabError>) -> Void
     ) {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            return completion(.failure(unavailable()))
+        guard let service = connectIfNeeded(force: true) else {
+            return completion(.failure(books.unavailable()))
         }
         let name = Self.name(selection)
         let types = service.offeredTypes(name)
@@ -290,7 +195,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
             return completion(
                 .failure(CliptabError(.clipboardEmpty, "nothing to paste: nothing owns the \(name)")))
         }
-        let deadline = MonotonicClock.milliseconds() + UInt64(settings.readTimeoutMilliseconds)
+        let deadline = books.now + UInt64(settings.readTimeoutMilliseconds)
         let wanted = Array(types.prefix(64))
         let timeout = settings.readTimeoutMilliseconds
         // Up to `inFlight` reads at once, so the owner answers one while the next request
@@ -309,7 +214,7 @@ public final class WaylandSelectionBackend: SelectionBackend {
             guard !answered, started < wanted.count else { return }
             let index = started
             started += 1
-            let now = MonotonicClock.milliseconds()
+            let now = books.now
             guard now < deadline else {
                 return finish(.failure(Self.readError(.timedOut, name, timeout: timeout)))
             }
@@ -365,19 +270,16 @@ public final class WaylandSelectionBackend: SelectionBackend {
     public func process(now: UInt64) -> [SelectionEvent] {
         if let service {
             processEvents(of: service, now: now)
-            dropBrokenService(now: now)
-        } else {
-            connectIfNeeded(now: now)
         }
-        defer { events = [] }
-        return events
+        connectIfNeeded()
+        return books.takeEvents()
     }
 
     /// The earliest of the service's deadline and the next retry.
     public func nextDeadline() -> UInt64? {
-        if !events.isEmpty { return 0 }
+        if books.hasEvents { return 0 }
         if let service, !service.isBroken { return service.nextDeadline() }
-        return nextConnectAttempt
+        return books.nextAttempt
     }
 
     private static func readError(_ error: WaylandReadError, _ name: WaylandSelectionName, timeout: Int)

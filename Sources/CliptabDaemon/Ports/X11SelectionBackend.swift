@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
-import Posix
 import X11Selection
 
 /// The selection backend on an X display: owns CLIPBOARD and PRIMARY through a
@@ -19,26 +18,26 @@ public final class X11SelectionBackend: SelectionBackend {
 
     private let display: String?
     private var service: SelectionService?
-    private var nextConnectAttempt: UInt64 = 0
-    private var lastConnectError = ""
-    /// The ownerships of ours, by selection: the stamp and the server's acquisition time.
-    private var owned: [ClipboardSelection: (stamp: OwnershipStamp, time: ServerTime)] = [:]
-    private var lastStamp: UInt64 = 0
-    /// What happened since the last `process(now:)`.
-    private var events: [SelectionEvent] = []
+    /// The ownerships of ours (under the server's acquisition time), the events and the retries.
+    private let books: SelectionBookkeeping<ServerTime>
 
-    /// Makes a backend for `display` (nil: no display); connects on first use.
+    /// Makes a backend for `display` (nil: no display) on `clock` (monotonic milliseconds);
+    /// connects at once.
     ///
     /// `waylandNote`, when the session is Wayland, says why X11 serves it (its words go into
     /// `summary`); `blindSpot` says why X11 may not see the current owner there.
     public init(
-        display: String?, settings: ClipboardSettings, waylandNote: String? = nil, blindSpot: String? = nil
+        display: String?, settings: ClipboardSettings, waylandNote: String? = nil, blindSpot: String? = nil,
+        clock: @escaping () -> UInt64
     ) {
         self.display = display.flatMap { $0.isEmpty ? nil : $0 }
         self.settings = settings
         self.waylandNote = waylandNote
         capabilities = SelectionCapabilities(primary: true, namesReaders: true, blindSpot: blindSpot)
-        connectIfNeeded(now: MonotonicClock.milliseconds())
+        books = SelectionBookkeeping(
+            kind: "X", display: self.display ?? "", reconnectMilliseconds: settings.reconnectMilliseconds,
+            callsRetryAfterLoss: true, clock: clock)
+        connectIfNeeded()
     }
 
     private let waylandNote: String?
@@ -54,28 +53,23 @@ public final class X11SelectionBackend: SelectionBackend {
 
     /// A live connection, made now if there is none and the display may be back (`force`:
     /// whatever the retry time; a clipboard call checks the display at once).
+    ///
+    /// The broken connection is closed before a new attempt: an attempt the server does not
+    /// answer holds Xlib's global lock, which closing a display may need.
     @discardableResult
-    func connectIfNeeded(now: UInt64, force: Bool = false) -> SelectionService? {
-        if let service, !service.isBroken { return service }
-        // The broken connection is closed before a new attempt: an attempt the server does
-        // not answer holds Xlib's global lock, which closing a display may need.
-        dropBrokenService(now: now)
+    func connectIfNeeded(force: Bool = false) -> SelectionService? {
         guard let display else { return nil }
-        guard force || now >= nextConnectAttempt else { return nil }
-        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
-        do {
-            let configuration = SelectionConfiguration(
-                incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
-                incrementalChunkBytes: settings.incrementalChunkBytes,
-                timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
-                serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds)
-            let connected = try SelectionService.connect(display: display, configuration: configuration)
-            service = connected
-            lastConnectError = ""
-            return connected
-        } catch {
-            lastConnectError = "\(error)"
-            return nil
+        return books.live(
+            &service, force: force,
+            broken: { $0.isBroken ? "the X server went away or stopped answering" : nil }
+        ) {
+            try SelectionService.connect(
+                display: display,
+                configuration: SelectionConfiguration(
+                    incrementalTimeoutMilliseconds: settings.incrementalTimeoutMilliseconds,
+                    incrementalChunkBytes: settings.incrementalChunkBytes,
+                    timestampTimeoutMilliseconds: settings.serverTimeoutMilliseconds,
+                    serverTimeoutMilliseconds: settings.serverTimeoutMilliseconds))
         }
     }
 
@@ -87,34 +81,7 @@ public final class X11SelectionBackend: SelectionBackend {
                 "no X display: DISPLAY was not set when cliptabd started (import it into the user manager, then restart cliptabd)"
             )
         }
-        let reason = lastConnectError.isEmpty ? "the connection was lost" : lastConnectError
-        return CliptabError(
-            .clipboardUnavailable, "the X display \(display ?? "") is not reachable: \(reason)")
-    }
-
-    /// Drops a broken connection (never touched again) and schedules the reconnect; every
-    /// ownership of ours ends with it.
-    private func dropBrokenService(now: UInt64) {
-        guard let service, service.isBroken else { return }
-        self.service = nil
-        nextConnectAttempt = now + UInt64(settings.reconnectMilliseconds)
-        for selection in ClipboardSelection.allCases { lost(selection) }
-    }
-
-    private func lost(_ selection: ClipboardSelection) {
-        guard let ownership = owned.removeValue(forKey: selection) else { return }
-        events.append(.lost(selection, ownership.stamp))
-    }
-
-    private func served(_ transfer: SelectionTransfer) {
-        let selection = Self.selection(transfer.selection)
-        guard let ownership = owned[selection], ownership.time == transfer.acquisitionTime, let service else {
-            return
-        }
-        events.append(
-            .served(
-                selection, ownership.stamp, reader: service.client(of: transfer.requestor),
-                textDelivered: transfer.textDelivered))
+        return books.unavailable()
     }
 
     /// True when `reader` owns `CLIPBOARD_MANAGER`: one round trip, asked while a sequence runs.
@@ -136,17 +103,16 @@ public final class X11SelectionBackend: SelectionBackend {
     public func own(
         _ selection: ClipboardSelection, _ content: SelectionContent, secret: Bool, replacing: OwnershipStamp?
     ) throws -> OwnershipStamp {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            throw unavailable()
-        }
+        guard let service = connectIfNeeded(force: true) else { throw unavailable() }
         let name = Self.name(selection)
         var at: ServerTime?
         if let replacing {
-            guard let ownership = owned[selection], ownership.stamp == replacing, service.owns(name) else {
+            guard let ownership = books.ownership(selection), ownership.stamp == replacing, service.owns(name)
+            else {
                 throw CliptabError(
                     .clipboardUnavailable, "another program took \(selection) since; its content stays")
             }
-            at = ownership.time
+            at = ownership.token
         }
         let time: ServerTime
         do {
@@ -162,29 +128,24 @@ public final class X11SelectionBackend: SelectionBackend {
         } catch let error as CliptabError {
             throw error
         } catch {
-            if !service.owns(name) { lost(selection) }
+            if !service.owns(name) { books.lost(selection) }
             let what = replacing == nil ? "could not take" : "did not put back"
             throw CliptabError(.clipboardUnavailable, "\(what) \(selection): \(error)")
         }
-        lastStamp += 1
-        let stamp = OwnershipStamp(rawValue: lastStamp)
-        owned[selection] = (stamp, time)
-        return stamp
+        return books.owned(selection, token: time)
     }
 
     /// Gives `selection` up with its acquisition time, so a newer owner's content stays.
     public func release(_ selection: ClipboardSelection, _ stamp: OwnershipStamp) {
-        guard owned[selection]?.stamp == stamp else { return }
-        owned[selection] = nil
-        guard let service, !service.isBroken else { return }
+        guard books.release(selection, stamp) != nil, let service, !service.isBroken else { return }
         service.release(Self.name(selection))
     }
 
     /// The current ownership of ours, as far as the events handled so far tell.
     public func currentStamp(_ selection: ClipboardSelection) -> OwnershipStamp? {
         let name = Self.name(selection)
-        guard let service, !service.isBroken, let ownership = owned[selection], service.owns(name),
-            service.acquisitionTime(name) == ownership.time
+        guard let service, !service.isBroken, let ownership = books.ownership(selection), service.owns(name),
+            service.acquisitionTime(name) == ownership.token
         else { return nil }
         return ownership.stamp
     }
@@ -193,9 +154,7 @@ public final class X11SelectionBackend: SelectionBackend {
     public func readText(
         _ selection: ClipboardSelection, completion: @escaping (Result<ClipboardText, CliptabError>) -> Void
     ) {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            return completion(.failure(unavailable()))
-        }
+        guard let service = connectIfNeeded(force: true) else { return completion(.failure(unavailable())) }
         let timeout = settings.readTimeoutMilliseconds
         service.readMarkedText(
             Self.name(selection), timeoutMilliseconds: timeout, maxBytes: settings.maxReadBytes
@@ -213,9 +172,7 @@ public final class X11SelectionBackend: SelectionBackend {
         _ selection: ClipboardSelection, maxBytes: Int,
         completion: @escaping (Result<SavedClipboard, CliptabError>) -> Void
     ) {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            return completion(.failure(unavailable()))
-        }
+        guard let service = connectIfNeeded(force: true) else { return completion(.failure(unavailable())) }
         let timeout = settings.readTimeoutMilliseconds
         service.readSnapshot(Self.name(selection), timeoutMilliseconds: timeout, maxBytes: maxBytes) {
             result in
@@ -243,30 +200,29 @@ public final class X11SelectionBackend: SelectionBackend {
             service.processEvents(now: now)
             for notice in service.takeNotices() {
                 switch notice {
-                case .lost(let name): lost(Self.selection(name))
-                case .transfer(let transfer): served(transfer)
+                case .lost(let name): books.lost(Self.selection(name))
+                case .transfer(let transfer):
+                    books.served(
+                        Self.selection(transfer.selection), token: transfer.acquisitionTime,
+                        reader: service.client(of: transfer.requestor), textDelivered: transfer.textDelivered)
                 }
             }
-            dropBrokenService(now: now)
-        } else if display != nil {
-            connectIfNeeded(now: now)
         }
-        defer { events = [] }
-        return events
+        connectIfNeeded()
+        return books.takeEvents()
     }
 
     /// The earliest of the X service's deadline and the next retry.
     public func nextDeadline() -> UInt64? {
+        if books.hasEvents { return 0 }
         if let service, !service.isBroken { return service.nextDeadline() }
-        return display != nil ? nextConnectAttempt : nil
+        return display != nil ? books.nextAttempt : nil
     }
 
     /// The live connection for the key injector, which sends its keys on the connection
     /// that owns the selection (so the owner sees the target's request that follows).
     func liveService() throws -> SelectionService {
-        guard let service = connectIfNeeded(now: MonotonicClock.milliseconds(), force: true) else {
-            throw unavailable()
-        }
+        guard let service = connectIfNeeded(force: true) else { throw unavailable() }
         return service
     }
 

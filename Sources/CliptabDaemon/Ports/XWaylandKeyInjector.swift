@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
 import KeyChords
-import Posix
 
 /// XTEST into X11 windows under XWayland, for a session whose clipboard is Wayland's: its
 /// X11 connection is made at the first paste (connecting starts XWayland where the
 /// compositor starts it on demand).
-public final class XWaylandKeyInjector: KeyInjector {
+///
+/// That connection is a source of the daemon's loop: its events (a server gone, for one) are
+/// handled as they come, not on the next paste.
+public final class XWaylandKeyInjector: KeyInjector, PollSource {
     private let display: String
     private let settings: ClipboardSettings
+    private let clock: () -> UInt64
     private var x11: (backend: X11SelectionBackend, injector: X11KeyInjector)?
 
-    /// Makes the injector for XWayland's `display`.
-    public init(display: String, settings: ClipboardSettings) {
+    /// Makes the injector for XWayland's `display`, retrying a lost server on `clock`
+    /// (monotonic milliseconds).
+    public init(display: String, settings: ClipboardSettings, clock: @escaping () -> UInt64) {
         self.display = display
         self.settings = settings
+        self.clock = clock
     }
 
     /// X11 windows only.
@@ -24,9 +29,7 @@ public final class XWaylandKeyInjector: KeyInjector {
 
     /// The focused X11 window, or why there is none.
     public func focusedTarget() throws -> PasteTarget {
-        let x11 = connection()
-        x11.backend.process(now: MonotonicClock.milliseconds())
-        let target = try x11.injector.focusedTarget()
+        let target = try connection().injector.focusedTarget()
         Log.line("paste chord through XTEST to the X11 window \(target.names)", level: .debug)
         return target
     }
@@ -50,9 +53,21 @@ public final class XWaylandKeyInjector: KeyInjector {
     private func connection() -> (backend: X11SelectionBackend, injector: X11KeyInjector) {
         if let x11 { return x11 }
         let backend = X11SelectionBackend(
-            display: display, settings: settings, waylandNote: "for XTEST into X11 windows only")
+            display: display, settings: settings, waylandNote: "for XTEST into X11 windows only", clock: clock
+        )
         let made = (backend, X11KeyInjector(backend: backend, waylandDisplay: nil))
         x11 = made
         return made
     }
+
+    // MARK: - PollSource
+
+    /// The X connection's descriptor, once the first paste made it.
+    public var pollDescriptor: Int32? { x11?.backend.pollDescriptor }
+
+    /// Handles the X events (it owns no selection: nothing to report) and retries a lost server.
+    public func process(now: UInt64) { _ = x11?.backend.process(now: now) }
+
+    /// The X connection's next deadline or retry.
+    public func nextDeadline() -> UInt64? { x11?.backend.nextDeadline() }
 }

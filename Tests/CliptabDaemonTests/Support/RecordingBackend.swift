@@ -178,7 +178,9 @@ final class RecordingBackend: SelectionBackend {
         defer { pending = [] }
         return pending
     }
-    func nextDeadline() -> UInt64? { pending.isEmpty ? nil : 0 }
+    func nextDeadline() -> UInt64? { pending.isEmpty ? retryAt : 0 }
+    /// When the lost "display" is tried again, after `connectionLost`.
+    private var retryAt: UInt64?
 
     // MARK: - Playing the other programs
 
@@ -205,11 +207,26 @@ final class RecordingBackend: SelectionBackend {
         offered = .success(ClipboardText(text: text, isMarkedSecret: false))
     }
 
-    /// A program `reader` reads the current CLIPBOARD ownership (the whole text when
+    /// A program `reader` reads the current ownership of `selection` (the whole text when
     /// `delivered`), begun when the policy handles it unless `origin` says otherwise.
-    func read(by reader: UInt64?, delivered: Bool = true, origin: ReadOrigin? = nil) {
-        guard let stamp = currentStamp(.clipboard) else { return }
-        pending.append(.served(.clipboard, stamp, reader: reader, textDelivered: delivered, origin: origin))
+    func read(
+        by reader: UInt64?, selection: ClipboardSelection = .clipboard, delivered: Bool = true,
+        origin: ReadOrigin? = nil
+    ) {
+        guard let stamp = currentStamp(selection) else { return }
+        pending.append(.served(selection, stamp, reader: reader, textDelivered: delivered, origin: origin))
+    }
+
+    /// The "display" goes away: every ownership ends, reported; taking a selection is refused
+    /// until the retry at `retryAt`.
+    func connectionLost(retryAt: UInt64) {
+        for (selection, owner) in owner.sorted(by: { $0.key == .clipboard && $1.key != .clipboard }) {
+            if case .daemon(let stamp) = owner { pending.append(.lost(selection, stamp)) }
+        }
+        owner = [:]
+        served = [:]
+        refusal = "the display went away"
+        self.retryAt = retryAt
     }
 }
 
