@@ -41,7 +41,7 @@ public final class HeadlessDesktop {
     ///
     /// `bus` is the session bus to serve its D-Bus APIs on, shared with the programs of a
     /// test (xdg-desktop-portal-gnome needs mutter's on its own bus); nil starts a private one.
-    public init(_ compositor: Compositor, bus shared: PrivateBus? = nil, timeoutMilliseconds: Int = 20_000)
+    public init(_ compositor: Compositor, bus shared: PrivateBus? = nil, timeoutMilliseconds: Int = 60_000)
         throws
     {
         X11SocketDirectory.ensure()
@@ -109,7 +109,7 @@ public final class HeadlessDesktop {
 
     /// mutter's XWayland: `DISPLAY` (the public display its log names) and `XAUTHORITY`
     /// (the cookie it writes in the runtime directory); waits at most `timeoutMilliseconds`.
-    public func xwaylandEnvironment(timeoutMilliseconds: Int = 10_000) throws -> [String: String] {
+    public func xwaylandEnvironment(timeoutMilliseconds: Int = 30_000) throws -> [String: String] {
         let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
         while MonotonicClock.milliseconds() < deadline {
             let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""

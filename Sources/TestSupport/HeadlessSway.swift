@@ -32,7 +32,7 @@ public final class HeadlessSway {
     /// then the lines of `extraConfiguration`) and waits at most `timeoutMilliseconds` for
     /// its socket.
     public init(
-        xwayland: Bool = false, extraConfiguration: [String] = [], timeoutMilliseconds: Int = 15_000
+        xwayland: Bool = false, extraConfiguration: [String] = [], timeoutMilliseconds: Int = 60_000
     ) throws {
         X11SocketDirectory.ensure()
         user = try SessionUser.forTests()
@@ -120,7 +120,7 @@ public final class HeadlessSway {
     /// standard streams it was given: they go to /dev/null, so that waiting for the parent
     /// is enough.
     public func copy(
-        _ bytes: [UInt8], type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000
+        _ bytes: [UInt8], type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 30_000
     )
         throws
     {
@@ -137,7 +137,7 @@ public final class HeadlessSway {
 
     /// Reads the clipboard (or the primary selection) with `wl-paste --no-newline`, as
     /// `type` when given.
-    public func paste(type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000) throws
+    public func paste(type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 30_000) throws
         -> CommandResult
     {
         let arguments =
@@ -149,7 +149,7 @@ public final class HeadlessSway {
     /// `wl-paste --list-types`; empty when nothing is offered.
     public func offeredTypes(primary: Bool = false) throws -> [String] {
         let result = try run(
-            "wl-paste", ["--list-types"] + (primary ? ["--primary"] : []), timeoutMilliseconds: 10_000)
+            "wl-paste", ["--list-types"] + (primary ? ["--primary"] : []), timeoutMilliseconds: 30_000)
         guard result.termination == .exited(0) else { return [] }
         return result.outputText.split(separator: "\n").map(String.init)
     }
@@ -161,7 +161,7 @@ public final class HeadlessSway {
 
     /// The `DISPLAY` of the session's XWayland (started with `xwayland: true`), as sway
     /// gives it to the programs it starts; waits at most `timeoutMilliseconds`.
-    public func xwaylandDisplay(timeoutMilliseconds: Int = 10_000) throws -> String {
+    public func xwaylandDisplay(timeoutMilliseconds: Int = 30_000) throws -> String {
         let file = "\(homeDirectory)/display"
         let ipc = try run(
             "swaymsg", ["exec", "echo \"$DISPLAY\" > \(shellQuoted(file))"], environment: swaymsgEnvironment()

@@ -16,7 +16,7 @@ struct FillTests {
     /// section after it; "s" is a secret table of two rows.
     ///
     /// `config` is the daemon's, as `PasteToFocusTests.desk` takes it.
-    static func desk(config: String = "[paste_to_focus]\ntimeout_ms = 3000\n") throws -> PasteDesk {
+    static func desk(config: String = DaemonProcess.pasteDeadlineConfig) throws -> PasteDesk {
         let desk = try PasteToFocusTests.desk(config: config)
         try desk.call(
             "ImportTable",
@@ -99,13 +99,15 @@ struct FillTests {
     /// The third entry never fetches: the fill stops there with `row 3 of 3: …` (exit 1), the
     /// first two entries hold their rows, and the clipboard is put back all the same.
     @Test func aWindowThatNeverFetchesStopsTheFill() throws {
-        let desk = try Self.desk()
+        // The deadline is what this test checks; the rows before the deaf entry must be
+        // fetched within it too, hence 10 s rather than the usual generous bound.
+        let desk = try Self.desk(config: "[paste_to_focus]\ntimeout_ms = 10000\n")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let form = try Self.form(on: desk, deaf: 2)
         let fill = try desk.run(BuiltProducts.path(of: "cliptab"), ["--timeout", "30", "fill", "f", "0:0"])
         #expect(fill.termination == .exited(1))
         #expect(
-            fill.errorText.contains("row 3 of 3: the focused window did not fetch the text within 3000 ms"),
+            fill.errorText.contains("row 3 of 3: the focused window did not fetch the text within 10000 ms"),
             "\(fill.errorText)")
         #expect(Self.waitForForm(form, ["first", "second ü", ""])?.entries == ["first", "second ü", ""])
         #expect(try desk.clipboard() == "before")
@@ -116,7 +118,7 @@ struct FillTests {
             "FillToFocus", [s("f"), i(0), i(0), fillOptions(["count": .uint64(3)])], timeout: 30_000)
         #expect(reply.first == .uint32(1))
         #expect(
-            reply.last == s("row 2 of 3: the focused window did not fetch the text within 3000 ms"),
+            reply.last == s("row 2 of 3: the focused window did not fetch the text within 10000 ms"),
             "\(reply)")
         #expect(Self.waitForForm(again, ["first", "", ""])?.entries == ["first", "", ""])
         #expect(try desk.clipboard() == "before")

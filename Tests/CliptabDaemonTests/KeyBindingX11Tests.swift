@@ -15,7 +15,7 @@ struct KeyBindingX11Tests {
     static let cell = "from a key ✓"
     static let config = """
         [paste_to_focus]
-        timeout_ms = 3000
+        timeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)
         [keys]
         Super+Alt+I = paste t 0:0
         Super+Alt+1 = copy t 0:0
@@ -91,7 +91,8 @@ struct KeyBindingX11Tests {
     /// reports, and nothing is typed before the release.
     @Test func fillAndSequenceFromGrabbedKeys() throws {
         let desk = try FillTests.desk(
-            config: "[paste_to_focus]\ntimeout_ms = 3000\n[keys]\nSuper+Alt+F = fill f @form:0\n"
+            config:
+                "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n[keys]\nSuper+Alt+F = fill f @form:0\n"
                 + "Super+Alt+S = sequence f @form:1 count=2\n")
         #expect(try Self.bindings(desk).map(\.state) == ["grabbed", "grabbed"], "\(desk.log)")
         try desk.ownClipboardElsewhere(Array("before".utf8))

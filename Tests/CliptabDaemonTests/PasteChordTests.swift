@@ -34,7 +34,9 @@ struct PasteChordTests {
     /// place of the snippet.
     @Test func chordThatCannotBeTypedPutsTheClipboardBack() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[paste_to_focus]\ntimeout_ms = 3000\nkey = ctrl+Greek_alpha\n")
+            config:
+                "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\nkey = ctrl+Greek_alpha\n"
+        )
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let field = try TextFieldProgram.tk(on: desk)
         let reply = try desk.call("PasteToFocusWithReason", [s("t"), i(0), i(0), .uint32(0)])

@@ -29,7 +29,9 @@ struct PasteKeepsTheClipboardTests {
     /// person made stays, and a password manager's text put back never reaches PRIMARY.
     @Test func pasteLeavesPrimaryAlone() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[clipboard]\nselections = clipboard primary\n[paste_to_focus]\ntimeout_ms = 3000\n")
+            config:
+                "[clipboard]\nselections = clipboard primary\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         let field = try TextFieldProgram.tk(on: desk)
         try selectElsewhere(desk, "selected by hand")
         try desk.ownClipboardElsewhere(Array("before".utf8))

@@ -208,9 +208,9 @@ final class PortalDesk {
         let message = try BusMessage.methodCall(
             destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
             member: "PasteToFocusWithReason")
-        try message.append([s("t"), i(0), i(row), .uint32(3000)])
+        try message.append([s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)])
         var outcome: Result<BusMessage, BusError>?
-        let call = try daemon.client.call(message, timeoutMilliseconds: 30_000) { outcome = $0 }
+        let call = try daemon.client.call(message, timeoutMilliseconds: 60_000) { outcome = $0 }
         return { milliseconds in
             guard call.wait(until: MonotonicClock.milliseconds() + milliseconds) else { return nil }
             let reply = try outcome?.get().readValues() ?? []
@@ -300,7 +300,8 @@ final class PortalDesk {
     /// `PasteToFocusWithReason` of row `row`: delivered and why not.
     func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
         let reply = try daemon.call(
-            "PasteToFocusWithReason", [s("t"), i(0), i(row), .uint32(3000)], timeout: 30_000)
+            "PasteToFocusWithReason",
+            [s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)], timeout: 60_000)
         guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
             throw FixtureError("PasteToFocusWithReason answered \(reply)")
         }

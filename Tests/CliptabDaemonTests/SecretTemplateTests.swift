@@ -72,7 +72,7 @@ struct SecretTemplateTests {
                 secret_clear_ms = 6000
                 selections = clipboard primary
                 [paste_to_focus]
-                timeout_ms = 5000
+                timeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)
                 [table "vault"]
                 secret = true
                 [table "t"]

@@ -19,7 +19,8 @@ struct TemplateBusTests {
     /// A desk with templates table "t": row 0 reads the clipboard and asks for a name with a
     /// default, row 1 asks for a label without one.
     static func desk() throws -> PasteDesk {
-        let desk = try PasteDesk(config: "[paste_to_focus]\ntimeout_ms = 3000\n")
+        let desk = try PasteDesk(
+            config: "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n")
         try desk.call("CreateTable", [s("t")])
         try desk.call(
             "InsertRows",

@@ -68,9 +68,9 @@ final class TextFieldProgram {
     /// The field's text now.
     var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    /// Waits until the field holds `expected` (false when it never did within 5 s).
+    /// Waits until the field holds `expected` (false when it never did within 30 s).
     func waitForText(_ expected: String) -> Bool {
-        (try? waitFor("the field's text", milliseconds: 5_000) { text == expected }) != nil
+        (try? waitFor("the field's text", milliseconds: 30_000) { text == expected }) != nil
     }
 }
 

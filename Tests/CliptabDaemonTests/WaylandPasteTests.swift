@@ -64,7 +64,8 @@ struct WaylandPasteTests {
         /// `PasteToFocusWithReason` of row `row`: delivered and why not.
         func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
             let reply = try daemon.call(
-                "PasteToFocusWithReason", [s("t"), i(0), i(row), .uint32(3000)], timeout: 20_000)
+                "PasteToFocusWithReason",
+                [s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)], timeout: 60_000)
             guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
                 throw FixtureError("PasteToFocusWithReason answered \(reply)")
             }
