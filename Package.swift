@@ -228,7 +228,10 @@ let package = Package(
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
         // the seeded random of every randomized test. No D-Bus and no model, so that the
         // wrapper modules' tests link only what they test.
-        .target(name: "TestSupport", dependencies: ["CTestPointer", "Posix"], path: "Sources/TestSupport"),
+        // Its helper programs (`Programs`) are read from the checkout by path (`HelperPrograms`).
+        .target(
+            name: "TestSupport", dependencies: ["CTestPointer", "Posix"], path: "Sources/TestSupport",
+            exclude: ["Programs"]),
         // A virtual pointer for the headless compositor's seat (which has none), for the
         // popup's mouse tests: libwayland-client and the two interfaces it needs.
         .target(name: "CTestPointer", linkerSettings: [.linkedLibrary("wayland-client")]),

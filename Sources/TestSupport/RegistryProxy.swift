@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Posix
 
-/// A Wayland socket in a `HeadlessSway` session through which the compositor's registry
+/// A Wayland socket in a `HeadlessCompositor` session through which the compositor's registry
 /// looks different: a small proxy (Python) that passes every message and file descriptor
 /// both ways but edits the registry's announcements of one interface.
 ///
@@ -17,7 +17,7 @@ public final class RegistryProxy {
     public let process: ChildProcess
 
     /// Starts the proxy for `sway`, hiding `interface`; returns once it listens.
-    public convenience init(_ sway: HeadlessSway, hiding interface: String) throws {
+    public convenience init(_ sway: HeadlessCompositor, hiding interface: String) throws {
         try self.init(sway, socketName: "hiding-\(interface)", arguments: ["hide", interface])
     }
 
@@ -25,7 +25,7 @@ public final class RegistryProxy {
     /// the compositor's at `upstreamVersion` when a client binds `name`; returns once it
     /// listens.
     public convenience init(
-        _ sway: HeadlessSway, renaming interface: String, upstreamVersion: UInt32, as name: String,
+        _ sway: HeadlessCompositor, renaming interface: String, upstreamVersion: UInt32, as name: String,
         version: UInt32
     ) throws {
         try self.init(
@@ -33,7 +33,7 @@ public final class RegistryProxy {
             arguments: ["rename", interface, String(upstreamVersion), name, String(version)])
     }
 
-    private init(_ sway: HeadlessSway, socketName: String, arguments: [String]) throws {
+    private init(_ sway: HeadlessCompositor, socketName: String, arguments: [String]) throws {
         socketPath = "\(sway.runtimeDirectory)/\(socketName)"
         process = try sway.spawn(
             "/usr/bin/python3", ["-c", Self.script, sway.socketPath, socketPath] + arguments, stdout: .pipe,

@@ -103,7 +103,7 @@ enum FillBenchmark {
     // MARK: - sway
 
     private static func sway(runs: Int) throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let cliptab = try BenchSession.binary("cliptab")

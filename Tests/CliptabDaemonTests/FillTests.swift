@@ -35,9 +35,8 @@ struct FillTests {
                 running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
         else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
         let out = desk.data.appending("form-\(UInt32.random(in: 0...UInt32.max)).json")
-        let script = GtkFormScript.make(
-            imports: "GdkX11", shown: "print(hex(w.get_window().get_xid()), flush=True)")
-        let program = try desk.start(python, ["-c", script, out, "\(deaf)"])
+        let program = try desk.start(
+            python, ["-c", HelperPrograms.source("gtk_form.py"), out, "\(deaf)", "xid"])
         guard let window = program.readLine(timeoutMilliseconds: 20_000), !window.isEmpty else {
             throw FixtureError("the form did not start")
         }
@@ -51,9 +50,9 @@ struct FillTests {
         entries: [String], activated: Int
     )? {
         _ = try? waitFor("the form's entries") {
-            GtkFormScript.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
+            GtkForm.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
         }
-        return GtkFormScript.read(path)
+        return GtkForm.read(path)
     }
 
     /// `cliptab fill f @form:0`: the three rows, Tab between them, one in each entry; the

@@ -57,10 +57,7 @@ struct KeyBindingX11Tests {
     /// are released, and its Ctrl+V sees neither Alt (Mod1) nor Super (Mod4).
     @Test func pasteIntoTkWithNoModifierHeld() throws {
         let desk = try Self.desk()
-        _ = try desk.start("openbox", [])
-        try waitFor("openbox to manage the screen", milliseconds: 20_000) {
-            try desk.run("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]).outputText.contains("window id")
-        }
+        try desk.display.startWindowManager(.openbox)
         let field = try TextFieldProgram.tk(
             on: desk,
             onPaste: """
@@ -104,7 +101,7 @@ struct KeyBindingX11Tests {
             try desk.run(cliptab, ["sequence"]).outputText == "1 of 2: f @form\n"
         }
         #expect(
-            GtkFormScript.read(form).map { $0.entries.allSatisfy(\.isEmpty) } ?? true,
+            GtkForm.read(form).map { $0.entries.allSatisfy(\.isEmpty) } ?? true,
             "the fill did not wait for the keys' release")
         #expect(try desk.run(cliptab, ["sequence", "--stop"]).termination == .exited(0))
         try waitFor("the clipboard put back by the stop") { try desk.clipboard() == "before" }

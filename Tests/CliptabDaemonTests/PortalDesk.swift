@@ -32,7 +32,7 @@ final class PortalDesk {
         case tokenFrontend
     }
 
-    let mutter: HeadlessDesktop
+    let mutter: HeadlessCompositor
     let x11: [String: String]
     let daemon: DaemonProcess
     let state: TemporaryDirectory
@@ -71,7 +71,7 @@ final class PortalDesk {
         }
         let shared: PrivateBus?
         if case .gnome = backend { shared = try PrivateBus() } else { shared = nil }
-        mutter = try HeadlessDesktop(.mutter, bus: shared)
+        mutter = try HeadlessCompositor(.mutter, bus: shared)
         x11 = try mutter.xwaylandEnvironment()
         daemon = try DaemonProcess(
             bus: shared, config: config,
@@ -157,7 +157,8 @@ final class PortalDesk {
         }
         fieldPath = state.appending("field.txt")
         entry = try ChildProcess.spawn(
-            python, ["-c", Self.entryScript, fieldPath],
+            // It prints `in` and `out` as its window gets and loses the keyboard focus.
+            python, ["-c", HelperPrograms.source("gtk_entry.py"), fieldPath, "portal paste target", "focus"],
             environment: mutter.environment(["GDK_BACKEND": "wayland"]),
             stderr: .null)
         guard entry.readLine(timeoutMilliseconds: 20_000) == "in" else {
@@ -353,12 +354,6 @@ final class PortalDesk {
         return (try? bus.call(message, timeoutMilliseconds: 5_000).readValues()) == [.boolean(true)]
     }
 
-    /// A GTK 3 entry that writes its text to a file after every change and prints `in` and
-    /// `out` as its window gets and loses the keyboard focus.
-    static let entryScript = GtkEntryScript.make(
-        title: "portal paste target",
-        shown: "w.connect('focus-in-event', lambda *args: print('in', flush=True))\n"
-            + "w.connect('focus-out-event', lambda *args: print('out', flush=True))")
 }
 
 extension PortalDesk {

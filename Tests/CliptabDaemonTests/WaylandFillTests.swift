@@ -15,9 +15,9 @@ struct WaylandFillTests {
     /// the file its entries are written to.
     static func form(on desk: WaylandPasteTests.Desk, name: String) throws -> (ChildProcess, String) {
         let out = desk.file(name)
-        let script = GtkFormScript.make(imports: "GLib", setup: "GLib.set_prgname('fill-target')")
         let form = try desk.start(
-            WaylandPasteTests.Desk.systemPython, ["-c", script, out, "-1"],
+            WaylandPasteTests.Desk.systemPython,
+            ["-c", HelperPrograms.source("gtk_form.py"), out, "-1", "none", "fill-target"],
             environment: ["GDK_BACKEND": "wayland"], readyFile: out, appID: "fill-target")
         return (form, out)
     }
@@ -27,9 +27,9 @@ struct WaylandFillTests {
         entries: [String], activated: Int
     )? {
         _ = try? waitFor("the form's entries", milliseconds: 20_000) {
-            GtkFormScript.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
+            GtkForm.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
         }
-        return GtkFormScript.read(path)
+        return GtkForm.read(path)
     }
 
     @Test func fillsAGtkFormOnWayland() throws {

@@ -20,12 +20,12 @@ struct WaylandMenuTests {
     /// A sway session with its bus, a cliptabd with table "t" (alpha, beta two, gamma), and
     /// `[menu] enter = copy` (pasting needs a focused window the test does not have).
     final class Session {
-        let sway: HeadlessSway
+        let sway: HeadlessCompositor
         let bus: PrivateBus
         let daemon: ChildProcess
 
         init(swayConfiguration: [String] = []) throws {
-            sway = try HeadlessSway(extraConfiguration: swayConfiguration)
+            sway = try HeadlessCompositor(.sway(extraConfiguration: swayConfiguration))
             bus = try sway.startBus()
             let config = sway.homeDirectory + "/.config/cliptab"
             let written = try sway.run(
