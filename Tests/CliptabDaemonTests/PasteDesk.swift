@@ -57,6 +57,12 @@ final class PasteDesk {
             tool, arguments, environment: environment, input: input, timeoutMilliseconds: 20_000)
     }
 
+    /// Runs the built `cliptab` on this display to its end, with a `--timeout` of 60 s: a
+    /// bound on hangs, where the user's default of 5 s would fail a paste on a loaded machine.
+    func cliptab(_ arguments: [String]) throws -> CommandResult {
+        try run(BuiltProducts.path(of: "cliptab"), ["--timeout", "60"] + arguments)
+    }
+
     /// The CLIPBOARD text as xclip reads it, or nil when xclip finds none.
     func clipboard() throws -> String? {
         let result = try run("xclip", ["-selection", "clipboard", "-o"])

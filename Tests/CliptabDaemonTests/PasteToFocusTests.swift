@@ -58,10 +58,9 @@ struct PasteToFocusTests {
     @Test func gtkEntryAndTerminalThroughTheCommandLine() throws {
         let desk = try Self.desk()
         try desk.ownClipboardElsewhere(Array("before".utf8))
-        let cliptab = BuiltProducts.path(of: "cliptab")
 
         let field = try TextFieldProgram.gtk(on: desk)
-        let gtk = try desk.run(cliptab, ["copy", "t", "0:0", "--paste"])
+        let gtk = try desk.cliptab(["copy", "t", "0:0", "--paste"])
         #expect(gtk.termination == .exited(0), "\(gtk.errorText)")
         #expect(gtk.standardOutput.isEmpty)
         #expect(field.waitForText(Self.cell), "the GTK entry holds \(field.text.debugDescription)")
@@ -78,7 +77,7 @@ struct PasteToFocusTests {
         let window = try #require(search.outputText.split(separator: "\n").first.map(String.init))
         #expect(try desk.run("xprop", ["-id", window, "WM_CLASS"]).outputText.contains("st-256color"))
         try desk.focus(window)
-        let st = try desk.run(cliptab, ["copy", "t", "0:1", "--paste"])
+        let st = try desk.cliptab(["copy", "t", "0:1", "--paste"])
         #expect(st.termination == .exited(0), "\(st.errorText)")
         _ = try desk.run("xdotool", ["key", "Return"])
         try waitFor("the terminal's line") {
@@ -165,7 +164,7 @@ struct PasteToFocusTests {
         #expect(try desk.clipboard() == "before", "the clipboard was not put back after the timeout")
         #expect(try desk.paste("s", timeoutMilliseconds: 300) == false)
         #expect(try desk.clipboard() == "before", "the clipboard was not put back after the secret's timeout")
-        let cli = try desk.run(BuiltProducts.path(of: "cliptab"), ["copy", "t", "0:0", "--paste"])
+        let cli = try desk.cliptab(["copy", "t", "0:0", "--paste"])
         #expect(cli.termination == .exited(1))
         #expect(cli.errorText.contains("did not fetch the text within 3000 ms"), "\(cli.errorText)")
         #expect(try desk.clipboard() == "before")
