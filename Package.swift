@@ -185,9 +185,15 @@ let package = Package(
         // SQLite, no Foundation, not even the model.
         // Release builds are made for a process that lives for one call (see the cli
         // benchmark and `keyPressLinking`).
+        // The command line's grammar, help and completion, and each command's run: a library,
+        // so that tests call the parser in process; the executable only runs it.
+        .target(
+            name: "CliptabCommandLine",
+            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            swiftSettings: prespecializedMetadata),
         .executableTarget(
             name: "cliptab",
-            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            dependencies: ["CliptabCommandLine"],
             exclude: ["StaticLink"],
             swiftSettings: prespecializedMetadata,
             linkerSettings: cliLinking
@@ -268,8 +274,9 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CliptabClient", "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport",
-                "cliptabd", "cliptab", "cliptab-menu", "cliptab-menu-wayland",
+                "CliptabClient", "CliptabCommandLine", "CliptabContract", "DBus", "CliptabCore",
+                "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab", "cliptab-menu",
+                "cliptab-menu-wayland",
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),

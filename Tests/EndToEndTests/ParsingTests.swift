@@ -4,7 +4,7 @@ import Posix
 import TestSupport
 import Testing
 
-@testable import cliptab
+@testable import CliptabCommandLine
 
 /// The command line alone: help, version and usage errors.
 ///
