@@ -192,19 +192,7 @@ enum WaylandPasteBenchmark {
     /// A GTK 3 entry on Wayland that prints its whole text after every change, once it has
     /// the focus.
     private static func gtkEntry(_ sway: HeadlessCompositor) throws -> ChildProcess {
-        let script = """
-            import sys, gi
-            gi.require_version('Gtk', '3.0')
-            from gi.repository import Gtk, GLib
-            GLib.set_prgname('bench-entry')
-            w = Gtk.Window(title='bench')
-            e = Gtk.Entry()
-            w.add(e)
-            e.connect('changed', lambda entry: print(entry.get_text(), flush=True))
-            w.show_all()
-            e.grab_focus()
-            Gtk.main()
-            """
+        let script = HelperPrograms.source("gtk_bench_entry.py")
         let entry = try sway.spawn(
             "/usr/bin/python3", ["-c", script], environment: ["GDK_BACKEND": "wayland"], stdout: .pipe,
             stderr: .null)

@@ -360,30 +360,7 @@ extension PortalDesk {
     /// Holds a remote-desktop session of mutter's (which gives the headless seat a keyboard)
     /// and types the chords read from standard input, one line each: keysyms in hexadecimal,
     /// `+` between the keys of a chord; prints `ready`, then `sent` after each line.
-    static let keysScript = """
-        import sys
-        from gi.repository import Gio, GLib
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        rd = 'org.gnome.Mutter.RemoteDesktop'
-        path = bus.call_sync(rd, '/org/gnome/Mutter/RemoteDesktop', rd, 'CreateSession', None,
-            GLib.VariantType('(o)'), 0, 5000, None).unpack()[0]
-        def call(method, args=None):
-            bus.call_sync(rd, path, rd + '.Session', method, args, None, 0, 5000, None)
-        def key(keysym, pressed):
-            call('NotifyKeyboardKeysym', GLib.Variant('(ub)', (keysym, pressed)))
-        call('Start')
-        key(0xffe1, True)
-        key(0xffe1, False)
-        print('ready', flush=True)
-        for line in sys.stdin:
-            for chord in line.split():
-                keysyms = [int(part, 16) for part in chord.split('+')]
-                for keysym in keysyms:
-                    key(keysym, True)
-                for keysym in reversed(keysyms):
-                    key(keysym, False)
-            print('sent', flush=True)
-        """
+    static let keysScript = HelperPrograms.source("mutter_keys.py")
 }
 
 /// The names of the portal's D-Bus API.

@@ -156,27 +156,7 @@ final class CaretField {
         guard let python = python(running: "import tkinter") else {
             throw FixtureError("python3 with tkinter is missing (python3-tk)")
         }
-        let script = """
-            import sys, os, tkinter
-            out = sys.argv[1]
-            r = tkinter.Tk(className='CaretTarget')
-            e = tkinter.Entry(r, width=60)
-            e.pack()
-            last = [None]
-            def poll():
-                state = e.get() + '|' + str(e.index('insert'))
-                if state != last[0]:
-                    last[0] = state
-                    with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                        f.write(state)
-                    os.replace(out + '.tmp', out)
-                r.after(10, poll)
-            poll()
-            r.update()
-            e.focus_force()
-            print(r.wm_frame(), flush=True)
-            r.mainloop()
-            """
+        let script = HelperPrograms.source("tk_caret_entry.py")
         outputPath = desk.data.appending("caret-\(UInt32.random(in: 0...UInt32.max)).txt")
         process = try desk.start(python, ["-c", script, outputPath])
         guard let window = process.readLine(timeoutMilliseconds: 20_000), !window.isEmpty else {
