@@ -186,9 +186,15 @@ let package = Package(
         // SQLite, no Foundation, not even the model.
         // Release builds are made for a process that lives for one call (see the cli
         // benchmark and `keyPressLinking`).
+        // The command line's grammar, help and completion, and each command's run: a library,
+        // so that tests call the parser in process; the executable only runs it.
+        .target(
+            name: "CliptabCommandLine",
+            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            swiftSettings: prespecializedMetadata),
         .executableTarget(
             name: "cliptab",
-            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "Posix"],
+            dependencies: ["CliptabCommandLine"],
             exclude: ["StaticLink"],
             swiftSettings: prespecializedMetadata,
             linkerSettings: cliLinking
@@ -229,7 +235,10 @@ let package = Package(
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
         // the seeded random of every randomized test. No D-Bus and no model, so that the
         // wrapper modules' tests link only what they test.
-        .target(name: "TestSupport", dependencies: ["CTestPointer", "Posix"], path: "Sources/TestSupport"),
+        // Its helper programs (`Programs`) are read from the checkout by path (`HelperPrograms`).
+        .target(
+            name: "TestSupport", dependencies: ["CTestPointer", "Posix"], path: "Sources/TestSupport",
+            exclude: ["Programs"]),
         // A virtual pointer for the headless compositor's seat (which has none), for the
         // popup's mouse tests: libwayland-client and the two interfaces it needs.
         .target(name: "CTestPointer", linkerSettings: [.linkedLibrary("wayland-client")]),
@@ -266,8 +275,9 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CliptabClient", "CliptabContract", "DBus", "CliptabCore", "DaemonTestSupport", "TestSupport",
-                "cliptabd", "cliptab", "cliptab-menu", "cliptab-menu-wayland",
+                "CliptabClient", "CliptabCommandLine", "CliptabContract", "DBus", "CliptabCore",
+                "DaemonTestSupport", "TestSupport", "cliptabd", "cliptab", "cliptab-menu",
+                "cliptab-menu-wayland",
             ]
         ),
         .testTarget(name: "MenuModelTests", dependencies: ["MenuModel"]),

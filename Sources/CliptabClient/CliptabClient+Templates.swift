@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
 import DBus
 
 /// The contract's calls about templates (`docs/dbus-api.md`), one typed method each; where a

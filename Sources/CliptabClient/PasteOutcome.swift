@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
 import DBus
 
 /// Whether a paste reached its window, and the daemon's reason when it did not.

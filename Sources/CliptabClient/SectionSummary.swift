@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
-import DBus
 
 /// A section as `GetSections` describes it.
 public struct SectionSummary: Equatable, Sendable {

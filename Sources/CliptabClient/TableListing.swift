@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
 import DBus
 
 /// A table's sections, secrecy and rows, as a list of all its rows needs them.

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
 import DBus
 
 /// The text a copy or cut took, and whether it is secret (never to be printed).

@@ -1,6 +1,4 @@
 // SPDX-License-Identifier: MIT
-import CliptabContract
-import DBus
 
 /// An `{input:…}` label of a template row, as `GetTemplateInputs` lists it.
 public struct TemplateInput: Equatable, Sendable {

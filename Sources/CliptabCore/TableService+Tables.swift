@@ -65,16 +65,6 @@ extension TableService {
         return table.sections[s].rows[r].text
     }
 
-    /// The cell's text and row id, for a copy guarded by `action` (`copy`, or `cut`).
-    public func cellForCopy(
-        of name: String, section: Int32, row: Int32, as action: TableAction = .copy
-    ) throws -> (text: String, id: UInt64, isSecret: Bool) {
-        let table = try table(name, permitting: action)
-        let (s, r) = try Self.path(table, section, row)
-        let cell = table.sections[s].rows[r]
-        return (cell.text, cell.id, table.record.isSecret)
-    }
-
     /// A section's rows joined by `separator`, for `CopySection`.
     public func sectionText(
         of name: String, section: Int32, separator: String

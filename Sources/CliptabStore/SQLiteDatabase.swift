@@ -104,7 +104,7 @@ public final class SQLiteDatabase {
 
     /// Makes the next `count` commits fail as a real SQLite commit failure (the commit
     /// hook turns COMMIT into ROLLBACK), for tests of the failure path.
-    public func injectCommitFailures(_ count: Int) {
+    package func injectCommitFailures(_ count: Int) {
         commitFailuresToInject = count
         if count == 0 {
             sqlite3_commit_hook(handle, nil, nil)

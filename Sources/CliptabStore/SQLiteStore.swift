@@ -304,7 +304,7 @@ public final class SQLiteStore: Persistence {
 
     /// The `synchronous` setting of the store's own connection, as SQLite reports it: 0 OFF,
     /// 1 NORMAL, 2 FULL, 3 EXTRA (the setting is per connection, so only this one can tell).
-    public func synchronousLevel() throws -> Int64 {
+    package func synchronousLevel() throws -> Int64 {
         do {
             return try database.integer("PRAGMA synchronous") ?? -1
         } catch {
@@ -313,7 +313,7 @@ public final class SQLiteStore: Persistence {
     }
 
     /// Makes the next `count` commits fail inside SQLite (a real rolled-back COMMIT).
-    public func injectCommitFailures(_ count: Int) {
+    package func injectCommitFailures(_ count: Int) {
         database.injectCommitFailures(count)
     }
 

@@ -38,8 +38,15 @@ public final class DaemonProcess {
     public private(set) var starts = 1
     /// A connection to the private bus, for calls.
     public let client: BusConnection
-    /// How long a start may take until the daemon answers.
-    public static let startTimeoutMilliseconds: UInt64 = 20_000
+    /// How long a start may take until the daemon answers: a bound on hangs, generous for a
+    /// machine loaded by parallel builds and suites.
+    public static let startTimeoutMilliseconds: UInt64 = 60_000
+    /// The wait for the target's fetch (`timeout_ms`, a call's timeout) that tests whose
+    /// paste should succeed give the daemon: a bound on hangs, not a check, since a loaded
+    /// machine can delay a window's fetch by seconds (the shipped 1 s, even 3 s, failed there).
+    public static let pasteDeadlineMilliseconds: UInt32 = 30_000
+    /// A configuration file of only `[paste_to_focus] timeout_ms` = `pasteDeadlineMilliseconds`.
+    public static let pasteDeadlineConfig = "[paste_to_focus]\ntimeout_ms = \(pasteDeadlineMilliseconds)\n"
 
     /// Starts the bus (and an Xvfb when `withDisplay`), writes `config` (when given) to
     /// `$HOME/.config/cliptab/cliptab.conf`, runs `prepare` on the new home, starts the daemon
@@ -172,7 +179,8 @@ public final class DaemonProcess {
         try start()
     }
 
-    /// Waits until the daemon answers `ListTables` on the bus (at most 20 s).
+    /// Waits until the daemon answers `ListTables` on the bus (at most
+    /// `startTimeoutMilliseconds`).
     public func waitUntilServing() throws {
         let deadline = MonotonicClock.milliseconds() + Self.startTimeoutMilliseconds
         while MonotonicClock.milliseconds() < deadline {
@@ -192,12 +200,14 @@ public final class DaemonProcess {
     /// Waits until `process`, a daemon started beside the fixture's (`--replace`), answers
     /// for the bus name: the fixture's own daemon may have exited already.
     public func waitUntilServingBy(_ process: ChildProcess) throws {
-        let deadline = MonotonicClock.milliseconds() + 10_000
+        let deadline = MonotonicClock.milliseconds() + Self.startTimeoutMilliseconds
         while MonotonicClock.milliseconds() < deadline && process.isRunning {
             if (try? call("ListTables")) != nil { return }
             usleep(20_000)
         }
-        throw FixtureError("the replacement did not answer within 10 s (running: \(process.isRunning))")
+        throw FixtureError(
+            "the replacement did not answer within \(Self.startTimeoutMilliseconds / 1000) s (running: \(process.isRunning))"
+        )
     }
 
     /// A new connection to the fixture's bus.

@@ -50,7 +50,7 @@ enum ModelOperation {
     case actions(String, Int32, Int32)
     /// `canPerform(table, action:, section:, row:)`.
     case canPerform(String, String, Int32, Int32)
-    /// `cellForCopy(of:section:row:as:)`, as `copy` or `cut`.
+    /// `cellForUse(of:section:row:as:)`, as `copy` or `cut`.
     case copy(String, Int32, Int32, TableAction)
     /// `sectionText(of:section:separator:)`.
     case copySection(String, Int32, String)

@@ -172,7 +172,7 @@ public final class ModelRun {
         case .canPerform(let name, let action, let section, let row):
             return .flag(try service.canPerform(name, action: action, section: section, row: row))
         case .copy(let name, let section, let row, let action):
-            let copied = try service.cellForCopy(of: name, section: section, row: row, as: action)
+            let copied = try service.cellForUse(of: name, section: section, row: row, as: action)
             return .copied(copied.text, copied.id, copied.isSecret)
         case .copySection(let name, let section, let separator):
             let copied = try service.sectionText(of: name, section: section, separator: separator)

@@ -24,14 +24,3 @@ public struct SystemCallError: Error, Equatable, CustomStringConvertible {
         "\(call): \(String(cString: strerror(code)))"
     }
 }
-
-/// Runs `body` until it does not fail with `EINTR`; throws for any other -1 result.
-@discardableResult
-func retryingInterrupts<T: BinaryInteger>(_ call: String, _ body: () -> T) throws -> T {
-    while true {
-        let result = body()
-        if result >= 0 { return result }
-        if errno == EINTR { continue }
-        throw SystemCallError.current(call)
-    }
-}

@@ -6,9 +6,10 @@ import Posix
 /// Waits until `condition` holds, looking every `step` milliseconds for at most
 /// `milliseconds`; returns whether it did.
 ///
-/// Tests wait for what they need with it, never for a fixed time.
+/// Tests wait for what they need with it, never for a fixed time; the default bound is
+/// one on hangs, generous for a machine loaded by parallel builds.
 public func eventually(
-    within milliseconds: UInt64 = 10_000, every step: UInt32 = 20, _ condition: () throws -> Bool
+    within milliseconds: UInt64 = 30_000, every step: UInt32 = 20, _ condition: () throws -> Bool
 ) rethrows -> Bool {
     let deadline = MonotonicClock.milliseconds() + milliseconds
     while MonotonicClock.milliseconds() < deadline {

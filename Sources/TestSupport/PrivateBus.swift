@@ -22,9 +22,9 @@ public final class PrivateBus {
         // Its stderr only ever says that an unprivileged bus cannot raise its fd limit.
         process = try ChildProcess.spawn(
             argv[0], Array(argv.dropFirst()), environment: environment, stdout: .pipe, stderr: .null)
-        guard let line = process.readLine(timeoutMilliseconds: 10_000), !line.isEmpty else {
+        guard let line = process.readLine(timeoutMilliseconds: 30_000), !line.isEmpty else {
             process.terminate()
-            throw FixtureError("dbus-daemon printed no address within 10 s")
+            throw FixtureError("dbus-daemon printed no address within 30 s")
         }
         address = line
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 
-/// The unprivileged user who runs a test desktop (`HeadlessSway`) and its programs.
+/// The user who runs a test desktop (`HeadlessCompositor`) and its programs.
 ///
 /// As root it is `nobody`, which every system has, so that no account is made on the
 /// machine; as any other user it is that user, and nothing changes identity.
@@ -24,11 +24,15 @@ public struct SessionUser: Sendable {
         return String(cString: name)
     }
 
-    /// The user for the tests' desktops: `nobody` as root, else the current user.
+    /// The user running the tests, as whom commands run unchanged.
+    public static var current: SessionUser {
+        SessionUser(name: currentName, uid: getuid(), gid: getgid(), commandPrefix: [])
+    }
+
+    /// The user for the tests' desktops that refuse root (sway): `nobody` as root, else the
+    /// current user.
     public static func forTests() throws -> SessionUser {
-        if getuid() != 0 {
-            return SessionUser(name: currentName, uid: getuid(), gid: getgid(), commandPrefix: [])
-        }
+        if getuid() != 0 { return current }
         guard let entry = getpwnam("nobody") else {
             throw FixtureError("the test desktop runs as nobody, and this system has no user nobody")
         }

@@ -3,12 +3,25 @@ import Glibc
 import Posix
 import Synchronization
 
-/// A private `Xvfb` server on a free display, stopped by pid when released.
+/// A private `Xvfb` server on a free display, with a window manager when asked for one
+/// (`startWindowManager`), stopped by pid when released.
 public final class VirtualDisplay {
+    /// The window managers the tests run: the ones people run, each as its own tests need.
+    public enum WindowManager: String, Sendable, CaseIterable {
+        /// openbox, without session management.
+        case openbox
+        /// i3, with an almost empty configuration (which keeps it from starting its wizard).
+        case i3
+    }
+
     /// The value for `DISPLAY`, for example `:42`.
     public let display: String
     /// The X server process.
     public let process: ChildProcess
+    /// The window manager started on the display, stopped before the server.
+    public private(set) var windowManager: ChildProcess?
+    /// Where a window manager's configuration is written.
+    private var configuration: TemporaryDirectory?
 
     /// Starts Xvfb on the first free display (it reports the number it chose), or on
     /// `display` when given (for example to bring a display back after killing it), with
@@ -74,8 +87,60 @@ public final class VirtualDisplay {
         if let holder = heldNumbers.withLock({ $0.removeValue(forKey: display) }) { close(holder) }
     }
 
-    /// Stops the X server (SIGTERM, then SIGKILL).
-    public func stop() { process.terminate(graceMilliseconds: 2000) }
+    /// The environment of a program on this display: the test's `PATH` and `HOME`, a UTF-8
+    /// locale and `DISPLAY`, then `extra`.
+    public func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = [
+            "PATH": getenv("PATH").map { String(cString: $0) } ?? "/usr/local/bin:/usr/bin:/bin",
+            "HOME": getenv("HOME").map { String(cString: $0) } ?? "/", "LC_ALL": "C.UTF-8",
+            "DISPLAY": display,
+        ]
+        environment.merge(extra) { $1 }
+        return environment
+    }
 
-    deinit { process.terminate(graceMilliseconds: 2000) }
+    /// Starts `manager` on the display, stopped with it; returns once it manages the screen.
+    ///
+    /// A manager names itself in the root's `_NET_SUPPORTING_WM_CHECK` once it holds the
+    /// screen (a second manager is refused from then on); waits at most
+    /// `timeoutMilliseconds` for that.
+    @discardableResult
+    public func startWindowManager(_ manager: WindowManager, timeoutMilliseconds: Int = 30_000) throws
+        -> ChildProcess
+    {
+        let arguments: [String]
+        switch manager {
+        case .openbox:
+            arguments = ["--sm-disable"]
+        case .i3:
+            let directory = try configuration ?? TemporaryDirectory(prefix: "cliptab-wm")
+            configuration = directory
+            let file = directory.appending("i3.conf")
+            guard let stream = fopen(file, "w") else { throw FixtureError("cannot write \(file)") }
+            fputs("font pango:monospace 8\n", stream)
+            fclose(stream)
+            arguments = ["-c", file]
+        }
+        let child = try ChildProcess.spawn(
+            manager.rawValue, arguments, environment: environment(), stdout: .null, stderr: .null)
+        windowManager = child
+        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+        while MonotonicClock.milliseconds() < deadline {
+            guard child.isRunning else { throw FixtureError("\(manager.rawValue) exited at start") }
+            let root = try ChildProcess.run(
+                "xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"], environment: environment(),
+                timeoutMilliseconds: timeoutMilliseconds)
+            if root.outputText.contains("window id") { return child }
+            usleep(20_000)
+        }
+        throw FixtureError("\(manager.rawValue) did not manage the display within \(timeoutMilliseconds) ms")
+    }
+
+    /// Stops the window manager and the X server (SIGTERM, then SIGKILL).
+    public func stop() {
+        windowManager?.terminate(graceMilliseconds: 500)
+        process.terminate(graceMilliseconds: 2000)
+    }
+
+    deinit { stop() }
 }

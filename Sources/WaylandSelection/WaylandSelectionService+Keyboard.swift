@@ -113,7 +113,7 @@ extension WaylandSelectionService {
 
     /// True when the compositor names its windows (`zwlr_foreign_toplevel_manager_v1`), so
     /// that `activatedAppID` can say which is active.
-    public var followsWindows: Bool { toplevels != nil }
+    package var followsWindows: Bool { toplevels != nil }
 
     /// The app id of the activated window (`foot`, `org.gnome.Terminal`), as the
     /// compositor last said; nil when none is activated or the compositor does not say.
@@ -123,7 +123,7 @@ extension WaylandSelectionService {
     }
 
     /// How many windows the compositor announced (for tests and diagnostics).
-    public var windowCount: Int { toplevels.map { Int(CWayland_toplevels_count($0)) } ?? 0 }
+    package var windowCount: Int { toplevels.map { Int(CWayland_toplevels_count($0)) } ?? 0 }
 
     /// Binds the foreign-toplevel manager where the compositor has it; its windows are then
     /// announced with the other events.

@@ -100,14 +100,14 @@ public final class SelectionService {
 
     /// The bytes the incremental transfers in flight hold, a text they share counted once,
     /// for diagnostics.
-    public var transferHeldBytes: Int { writer.heldBytes }
+    package var transferHeldBytes: Int { writer.heldBytes }
 
     /// The number of `readText` calls not yet completed, for diagnostics.
     public var pendingReadCount: Int { reader.pendingCount }
 
     /// The property atoms interned for reads so far (a fixed pool: at most twice
     /// `maximumPendingReads`), for diagnostics.
-    public var readPropertyCount: Int { reader.propertyCount }
+    package var readPropertyCount: Int { reader.propertyCount }
 
     /// Handles everything that is due, then returns with Xlib's queue empty and flushed.
     ///

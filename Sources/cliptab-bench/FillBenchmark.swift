@@ -103,7 +103,7 @@ enum FillBenchmark {
     // MARK: - sway
 
     private static func sway(runs: Int) throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let cliptab = try BenchSession.binary("cliptab")
@@ -287,41 +287,7 @@ final class FormWindow {
 
     /// Starts the form through `spawn` (given the Python arguments).
     init(spawn: ([String]) throws -> ChildProcess, x11: Bool) throws {
-        let script = """
-            import sys, gi
-            gi.require_version('Gtk', '3.0')
-            \(x11 ? "gi.require_version('GdkX11', '3.0')" : "")
-            from gi.repository import Gtk, GLib\(x11 ? ", GdkX11" : "")
-            GLib.set_prgname('fill-bench')
-            w = Gtk.Window(title='fill bench')
-            box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL)
-            w.add(box)
-            entries = []
-            def show(*args):
-                print('\\x1f'.join(e.get_text() for e in entries), flush=True)
-            for n in range(5):
-                e = Gtk.Entry()
-                box.pack_start(e, False, False, 0)
-                entries.append(e)
-                e.connect('changed', show)
-            def command(fd, condition):
-                if not sys.stdin.readline():
-                    Gtk.main_quit()
-                    return False
-                for e in entries:
-                    e.handler_block_by_func(show)
-                    e.set_text('')
-                    e.handler_unblock_by_func(show)
-                entries[0].grab_focus()
-                print('reset', flush=True)
-                return True
-            GLib.io_add_watch(sys.stdin.fileno(), GLib.PRIORITY_DEFAULT, GLib.IO_IN | GLib.IO_HUP, command)
-            w.show_all()
-            entries[0].grab_focus()
-            print(\(x11 ? "hex(w.get_window().get_xid())" : "'ready'"), flush=True)
-            Gtk.main()
-            """
-        process = try spawn(["-c", script])
+        process = try spawn(["-c", HelperPrograms.source("gtk_bench_form.py"), x11 ? "xid" : "ready"])
         guard let line = process.readLine(timeoutMilliseconds: 20_000), !line.isEmpty else {
             throw CliptabError(
                 .clipboardUnavailable, "the GTK form did not start (python3-gi, gir1.2-gtk-3.0)")

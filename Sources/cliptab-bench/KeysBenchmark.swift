@@ -3,6 +3,7 @@ import CliptabClient
 import CliptabCore
 import DBus
 import Posix
+import TestSupport
 
 /// Issue 41's figure, on a private Xvfb with openbox and a Tk entry as the target: a key of
 /// `[keys]` grabbed by cliptabd (`xdotool key super+alt+i`) against the same keys run as a
@@ -22,10 +23,10 @@ enum KeysBenchmark {
             config: "[keys]\nSuper+Alt+I = paste T 0:0\n[paste_to_focus]\ntimeout_ms = 3000\n")
         let cliptab = try BenchSession.binary("cliptab")
         let xdotool = try CLIBenchmark.which("xdotool")
-        let openbox = try ChildProcess.spawn(
-            try CLIBenchmark.which("openbox"), [], environment: session.environment, stdout: .null,
-            stderr: .null)
-        defer { openbox.terminate(graceMilliseconds: 500) }
+        guard let display = session.process.virtualDisplay else {
+            throw FixtureError("the session has no display")
+        }
+        try display.startWindowManager(.openbox)
         let client = try BusConnection.connect(address: session.address)
         try session.cliptab(client).createTable("T")
         _ = try session.cliptab(client).insertRow(TableCell("T", section: 0, row: 0), PasteBenchmark.text)

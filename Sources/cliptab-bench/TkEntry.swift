@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import Posix
+import TestSupport
 
 /// A Tk entry that prints its whole text as a line after every change.
 final class TkEntry {
@@ -8,18 +9,7 @@ final class TkEntry {
     private var content = ""
 
     init(session: BenchSession) throws {
-        let script = """
-            import tkinter
-            r = tkinter.Tk(className='PasteBench')
-            v = tkinter.StringVar(r)
-            e = tkinter.Entry(r, textvariable=v, width=60)
-            e.pack()
-            v.trace_add('write', lambda *a: print(v.get(), flush=True))
-            r.update()
-            e.focus_force()
-            print('ready', flush=True)
-            r.mainloop()
-            """
+        let script = HelperPrograms.source("tk_bench_entry.py")
         process = try ChildProcess.spawn(
             "python3", ["-c", script], environment: session.environment, stdout: .pipe, stderr: .null)
         guard process.readLine(timeoutMilliseconds: 20_000) == "ready" else {

@@ -18,7 +18,7 @@ enum WaylandClipboardBenchmark {
     static let bigRepetitions = 11
 
     static func run() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let cliptab = try BenchSession.binary("cliptab")
@@ -191,7 +191,9 @@ enum WaylandClipboardBenchmark {
     }
 
     /// Waits until `cliptab tables` answers on the session's bus.
-    private static func waitForDaemon(_ sway: HeadlessSway, _ cliptab: String, _ address: [String: String])
+    private static func waitForDaemon(
+        _ sway: HeadlessCompositor, _ cliptab: String, _ address: [String: String]
+    )
         throws
     {
         let deadline = MonotonicClock.milliseconds() + 20_000

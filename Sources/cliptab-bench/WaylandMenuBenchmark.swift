@@ -19,7 +19,7 @@ enum WaylandMenuBenchmark {
     static func run() throws {
         let fuzzel = try CLIBenchmark.which("fuzzel")
         let cliptab = try BenchSession.binary("cliptab")
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let daemon = try sway.spawn(

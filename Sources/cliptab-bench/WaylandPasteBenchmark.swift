@@ -29,7 +29,7 @@ enum WaylandPasteBenchmark {
     static let loadedPastes = 200
 
     static func run() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let cliptab = try BenchSession.binary("cliptab")
@@ -191,20 +191,8 @@ enum WaylandPasteBenchmark {
 
     /// A GTK 3 entry on Wayland that prints its whole text after every change, once it has
     /// the focus.
-    private static func gtkEntry(_ sway: HeadlessSway) throws -> ChildProcess {
-        let script = """
-            import sys, gi
-            gi.require_version('Gtk', '3.0')
-            from gi.repository import Gtk, GLib
-            GLib.set_prgname('bench-entry')
-            w = Gtk.Window(title='bench')
-            e = Gtk.Entry()
-            w.add(e)
-            e.connect('changed', lambda entry: print(entry.get_text(), flush=True))
-            w.show_all()
-            e.grab_focus()
-            Gtk.main()
-            """
+    private static func gtkEntry(_ sway: HeadlessCompositor) throws -> ChildProcess {
+        let script = HelperPrograms.source("gtk_bench_entry.py")
         let entry = try sway.spawn(
             "/usr/bin/python3", ["-c", script], environment: ["GDK_BACKEND": "wayland"], stdout: .pipe,
             stderr: .null)
@@ -225,7 +213,9 @@ enum WaylandPasteBenchmark {
     }
 
     /// Waits until `cliptab tables` answers on the session's bus.
-    private static func waitForDaemon(_ sway: HeadlessSway, _ cliptab: String, _ address: [String: String])
+    private static func waitForDaemon(
+        _ sway: HeadlessCompositor, _ cliptab: String, _ address: [String: String]
+    )
         throws
     {
         let deadline = MonotonicClock.milliseconds() + 20_000

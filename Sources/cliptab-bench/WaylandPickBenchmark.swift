@@ -20,7 +20,7 @@ enum WaylandPickBenchmark {
     static func run() throws {
         let fuzzel = try CLIBenchmark.which("fuzzel")
         let cliptab = try BenchSession.binary("cliptab")
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let address = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
         let daemon = try sway.spawn(
@@ -85,7 +85,8 @@ enum WaylandPickBenchmark {
     /// start to its first frame, or nil when fuzzel found its lock taken.
     ///
     /// The launcher is then stopped with its process group.
-    static func firstFrame(_ sway: HeadlessSway, _ command: String, environment: [String: String]) throws
+    static func firstFrame(_ sway: HeadlessCompositor, _ command: String, environment: [String: String])
+        throws
         -> Double?
     {
         var extra = environment

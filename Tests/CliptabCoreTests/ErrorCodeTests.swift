@@ -147,7 +147,7 @@ struct ErrorCodeTests {
         }
         try service.insertSection("t", at: -1, header: "", footer: "")
         recorder.expectRefused(.indexOutOfRange, mentioning: ["row index 0", "there are no rows"]) {
-            _ = try service.cellForCopy(of: "t", section: 1, row: 0)
+            _ = try service.cellForUse(of: "t", section: 1, row: 0)
         }
         try service.deleteSections("t", [0, 1])
         recorder.expectRefused(.indexOutOfRange, mentioning: ["section index -1", "there are no sections"]) {
@@ -207,7 +207,7 @@ struct ErrorCodeTests {
             ("delete", { try service.deleteRow("t", section: 0, row: 0) }),
             ("delete", { try service.deleteSections("t", [0]) }),
             ("delete", { _ = try service.deleteWhere("t", op: "contains", operand: "", dryRun: true) }),
-            ("cut", { _ = try service.cellForCopy(of: "t", section: 0, row: 0, as: .cut) }),
+            ("cut", { _ = try service.cellForUse(of: "t", section: 0, row: 0, as: .cut) }),
             ("cut", { try service.deleteRow("t", section: 0, row: 0, as: .cut) }),
             ("move", { try service.moveRow("t", from: (0, 0), to: (0, 1)) }),
             ("move", { try service.moveSection("t", from: 0, to: 0) }),
@@ -220,7 +220,7 @@ struct ErrorCodeTests {
                 .notPermitted, mentioning: ["\"\(action)\"", "\"t\"", "allowed: copy"], call)
         }
         // Reads are never guarded; copy is allowed.
-        #expect(try service.cellForCopy(of: "t", section: 0, row: 1).text == "b")
+        #expect(try service.cellForUse(of: "t", section: 0, row: 1).text == "b")
         #expect(try service.actions("t", section: 0, row: 0) == [.copy])
         try service.setAllowedActions("t", [])
         recorder.expectRefused(.notPermitted, mentioning: ["\"copy\"", "none"]) {

@@ -70,7 +70,7 @@ struct ActivationTests {
             // The daemon is the bus daemon's child: stop it by its pid before the bus.
             if activatedPID > 0 {
                 kill(activatedPID, SIGTERM)
-                _ = eventually(within: 5_000) { kill(activatedPID, 0) != 0 }
+                _ = eventually(within: 30_000) { kill(activatedPID, 0) != 0 }
                 kill(activatedPID, SIGKILL)
             }
         }
@@ -110,7 +110,7 @@ struct ActivationTests {
         kill(activatedPID, SIGTERM)
         #expect(
             try eventually { try Self.busCall(client, "NameHasOwner", CliptabBus.name) == [.boolean(false)] })
-        #expect(eventually(within: 5_000) { kill(activatedPID, 0) != 0 })
+        #expect(eventually(within: 30_000) { kill(activatedPID, 0) != 0 })
         activatedPID = 0
 
         // With no daemon running, the first `cliptab` call starts it again and is answered.

@@ -10,24 +10,7 @@ import Testing
 /// A clipboard manager made of Tk: it owns CLIPBOARD_MANAGER, prints `ready`, and on
 /// SAVE_TARGETS fetches the clipboard's text, prints `saved` and then owns CLIPBOARD with
 /// the text, as managers do when the owner exits.
-let tkClipboardManager = """
-    import sys, tkinter
-    root = tkinter.Tk()
-    root.withdraw()
-    saved = {}
-    def take_over():
-        root.clipboard_clear()
-        root.clipboard_append(saved['text'])
-        print('saved', flush=True)
-    def save(offset, length):
-        saved['text'] = root.clipboard_get(type='UTF8_STRING')
-        root.after(0, take_over)
-        return ''
-    root.selection_handle(save, selection='CLIPBOARD_MANAGER', type='SAVE_TARGETS')
-    root.selection_own(selection='CLIPBOARD_MANAGER')
-    print('ready', flush=True)
-    root.mainloop()
-    """
+let tkClipboardManager = HelperPrograms.source("tk_clipboard_manager.py")
 
 /// The clipboard methods with a display, read back by xclip: what the daemon's copy does
 /// after the call (cleared, kept, handed over at exit) and the section and menu methods.

@@ -141,7 +141,10 @@ struct DesktopSearchTests {
     /// `activate = paste`, copy copies and types nothing (the row stays on the clipboard);
     /// paste types into the focused Tk entry; with `activate = copy`, paste still types.
     @Test func kRunnerRunsTheChosenAction() throws {
-        let desk = try Self.desk(config: "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = 3000\n")
+        let desk = try Self.desk(
+            config:
+                "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let field = try TextFieldProgram.tk(on: desk)
         let runner = try ShellSearchClient(on: desk)
@@ -157,7 +160,9 @@ struct DesktopSearchTests {
         #expect(field.waitForText("item 3"), "the entry holds \(field.text.debugDescription)")
         #expect(try desk.clipboard() == "Hello World")
 
-        try desk.daemon.rewriteConfig("[search]\nactivate = copy\n[paste_to_focus]\ntimeout_ms = 3000\n")
+        try desk.daemon.rewriteConfig(
+            "[search]\nactivate = copy\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         #expect(try desk.daemon.reload() == [])
         _ = try runner.runner("Run", "(ss)", [try id("item 4"), "paste"]).values()
         #expect(field.waitForText("item 3item 4"), "the entry holds \(field.text.debugDescription)")
@@ -166,7 +171,10 @@ struct DesktopSearchTests {
 
     /// `activate = paste`: the row lands in the focused window (a Tk entry) by XTEST.
     @Test func activationPastesIntoTheFocusedWindow() throws {
-        let desk = try Self.desk(config: "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = 3000\n")
+        let desk = try Self.desk(
+            config:
+                "[search]\nactivate = paste\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let field = try TextFieldProgram.tk(on: desk)
         let shell = try ShellSearchClient(on: desk)

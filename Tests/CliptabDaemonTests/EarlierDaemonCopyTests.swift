@@ -9,21 +9,7 @@ import Testing
 @Suite struct EarlierDaemonCopyTests {
     /// The stand-in: table "vault" is secret; `Copy` and `Cut` answer "copy of TABLE" and
     /// "cut of TABLE"; any other method is GDBus's UnknownMethod.
-    static let standIn = """
-        from gi.repository import Gio, GLib
-        arguments = ''.join('<arg name="%s" type="%s" direction="in"/>' % pair
-                            for pair in (('table', 's'), ('section', 'i'), ('row', 'i')))
-        xml = ('<node><interface name="io.github.cliptab.Cliptab1">'
-               + ''.join('<method name="%s">%s<arg name="text" type="s" direction="out"/></method>'
-                         % (name, arguments) for name in ('Copy', 'Cut'))
-               + '<method name="GetSecret"><arg name="table" type="s" direction="in"/>'
-               + '<arg name="secret" type="b" direction="out"/></method></interface></node>')
-        def call(connection, sender, path, interface, method, parameters, invocation):
-            if method == 'GetSecret':
-                invocation.return_value(GLib.Variant('(b)', (parameters[0] == 'vault',)))
-            else:
-                invocation.return_value(GLib.Variant('(s)', ('%s of %s' % (method.lower(), parameters[0]),)))
-        """
+    static let standIn = HelperPrograms.source("earlier_daemon_copy_stand_in.py")
 
     /// The text of a table that is not secret is printed, a secret table's is not, and
     /// `--quiet` prints nothing: each command ends 0.

@@ -16,7 +16,7 @@ struct FillTests {
     /// section after it; "s" is a secret table of two rows.
     ///
     /// `config` is the daemon's, as `PasteToFocusTests.desk` takes it.
-    static func desk(config: String = "[paste_to_focus]\ntimeout_ms = 3000\n") throws -> PasteDesk {
+    static func desk(config: String = DaemonProcess.pasteDeadlineConfig) throws -> PasteDesk {
         let desk = try PasteToFocusTests.desk(config: config)
         try desk.call(
             "ImportTable",
@@ -35,9 +35,8 @@ struct FillTests {
                 running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
         else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
         let out = desk.data.appending("form-\(UInt32.random(in: 0...UInt32.max)).json")
-        let script = GtkFormScript.make(
-            imports: "GdkX11", shown: "print(hex(w.get_window().get_xid()), flush=True)")
-        let program = try desk.start(python, ["-c", script, out, "\(deaf)"])
+        let program = try desk.start(
+            python, ["-c", HelperPrograms.source("gtk_form.py"), out, "\(deaf)", "xid"])
         guard let window = program.readLine(timeoutMilliseconds: 20_000), !window.isEmpty else {
             throw FixtureError("the form did not start")
         }
@@ -51,9 +50,9 @@ struct FillTests {
         entries: [String], activated: Int
     )? {
         _ = try? waitFor("the form's entries") {
-            GtkFormScript.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
+            GtkForm.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
         }
-        return GtkFormScript.read(path)
+        return GtkForm.read(path)
     }
 
     /// `cliptab fill f @form:0`: the three rows, Tab between them, one in each entry; the
@@ -99,13 +98,15 @@ struct FillTests {
     /// The third entry never fetches: the fill stops there with `row 3 of 3: …` (exit 1), the
     /// first two entries hold their rows, and the clipboard is put back all the same.
     @Test func aWindowThatNeverFetchesStopsTheFill() throws {
-        let desk = try Self.desk()
+        // The deadline is what this test checks; the rows before the deaf entry must be
+        // fetched within it too, hence 10 s rather than the usual generous bound.
+        let desk = try Self.desk(config: "[paste_to_focus]\ntimeout_ms = 10000\n")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let form = try Self.form(on: desk, deaf: 2)
         let fill = try desk.run(BuiltProducts.path(of: "cliptab"), ["--timeout", "30", "fill", "f", "0:0"])
         #expect(fill.termination == .exited(1))
         #expect(
-            fill.errorText.contains("row 3 of 3: the focused window did not fetch the text within 3000 ms"),
+            fill.errorText.contains("row 3 of 3: the focused window did not fetch the text within 10000 ms"),
             "\(fill.errorText)")
         #expect(Self.waitForForm(form, ["first", "second ü", ""])?.entries == ["first", "second ü", ""])
         #expect(try desk.clipboard() == "before")
@@ -116,7 +117,7 @@ struct FillTests {
             "FillToFocus", [s("f"), i(0), i(0), fillOptions(["count": .uint64(3)])], timeout: 30_000)
         #expect(reply.first == .uint32(1))
         #expect(
-            reply.last == s("row 2 of 3: the focused window did not fetch the text within 3000 ms"),
+            reply.last == s("row 2 of 3: the focused window did not fetch the text within 10000 ms"),
             "\(reply)")
         #expect(Self.waitForForm(again, ["first", "", ""])?.entries == ["first", "", ""])
         #expect(try desk.clipboard() == "before")

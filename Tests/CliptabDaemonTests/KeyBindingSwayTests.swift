@@ -17,7 +17,7 @@ struct KeyBindingSwayTests {
     /// Super+Alt+1 copies in the daemon when sway runs its binding; after a reload to other
     /// keys sway no longer has cliptabd's bindings of the old ones, and after the exit none.
     @Test func bindingsAddedPressedAndRemovedAtReload() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let socket = try sway.ipcSocketPath()
         let daemon = try DaemonProcess(
             config: "[keys]\nSuper+Alt+1 = copy t 0:0\nSuper+Alt+3 = paste t 0:0\n",

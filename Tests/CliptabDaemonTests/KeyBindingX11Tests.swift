@@ -15,7 +15,7 @@ struct KeyBindingX11Tests {
     static let cell = "from a key ✓"
     static let config = """
         [paste_to_focus]
-        timeout_ms = 3000
+        timeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)
         [keys]
         Super+Alt+I = paste t 0:0
         Super+Alt+1 = copy t 0:0
@@ -57,10 +57,7 @@ struct KeyBindingX11Tests {
     /// are released, and its Ctrl+V sees neither Alt (Mod1) nor Super (Mod4).
     @Test func pasteIntoTkWithNoModifierHeld() throws {
         let desk = try Self.desk()
-        _ = try desk.start("openbox", [])
-        try waitFor("openbox to manage the screen", milliseconds: 20_000) {
-            try desk.run("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"]).outputText.contains("window id")
-        }
+        try desk.display.startWindowManager(.openbox)
         let field = try TextFieldProgram.tk(
             on: desk,
             onPaste: """
@@ -91,7 +88,8 @@ struct KeyBindingX11Tests {
     /// reports, and nothing is typed before the release.
     @Test func fillAndSequenceFromGrabbedKeys() throws {
         let desk = try FillTests.desk(
-            config: "[paste_to_focus]\ntimeout_ms = 3000\n[keys]\nSuper+Alt+F = fill f @form:0\n"
+            config:
+                "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n[keys]\nSuper+Alt+F = fill f @form:0\n"
                 + "Super+Alt+S = sequence f @form:1 count=2\n")
         #expect(try Self.bindings(desk).map(\.state) == ["grabbed", "grabbed"], "\(desk.log)")
         try desk.ownClipboardElsewhere(Array("before".utf8))
@@ -103,7 +101,7 @@ struct KeyBindingX11Tests {
             try desk.run(cliptab, ["sequence"]).outputText == "1 of 2: f @form\n"
         }
         #expect(
-            GtkFormScript.read(form).map { $0.entries.allSatisfy(\.isEmpty) } ?? true,
+            GtkForm.read(form).map { $0.entries.allSatisfy(\.isEmpty) } ?? true,
             "the fill did not wait for the keys' release")
         #expect(try desk.run(cliptab, ["sequence", "--stop"]).termination == .exited(0))
         try waitFor("the clipboard put back by the stop") { try desk.clipboard() == "before" }
@@ -193,23 +191,7 @@ struct KeyBindingX11Tests {
 /// holds it until stopped.
 enum KeyGrabScript {
     static let script =
-        xlibPythonPrelude + #"""
-            failed = []
-            H = ctypes.CFUNCTYPE(I, P, P)
-            handler = H(lambda d, e: failed.append(1) or 0)
-            x.XSetErrorHandler(handler)
-            d = x.XOpenDisplay(None)
-            root = x.XDefaultRootWindow(d)
-            x.XStringToKeysym.restype = L; x.XStringToKeysym.argtypes = [ctypes.c_char_p]
-            x.XKeysymToKeycode.argtypes = [P, L]
-            x.XGrabKey.argtypes = [P, I, ctypes.c_uint, L, I, I, I]
-            code = x.XKeysymToKeycode(d, x.XStringToKeysym(sys.argv[1].encode()))
-            x.XGrabKey(d, code, 0x08 | 0x40, root, 1, 1, 1)
-            x.XSync(d, 0)
-            print('refused' if failed else 'grabbed', flush=True)
-            sys.stdin.read()
-
-            """#
+        xlibPythonPrelude + HelperPrograms.source("key_grab.py")
 
     /// The grabbing client, or nil when the server refused it the key (another holds it).
     static func grab(_ key: String, on desk: PasteDesk) throws -> ChildProcess? {

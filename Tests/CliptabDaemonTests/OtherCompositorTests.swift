@@ -29,7 +29,7 @@ struct OtherCompositorTests {
     /// reason; copies and reads work there (GNOME bridges every owner), and xclip, an X11
     /// program, reads the copy.
     @Test func mutterGetsX11ThroughXWayland() throws {
-        let mutter = try HeadlessDesktop(.mutter)
+        let mutter = try HeadlessCompositor(.mutter)
         let x11 = try mutter.xwaylandEnvironment()
         let display = x11["DISPLAY"] ?? ""
         var environment = x11
@@ -56,7 +56,7 @@ struct OtherCompositorTests {
     /// On KWin the Wayland backend is chosen; a copy reaches wl-paste exactly, a wl-copy
     /// reaches Paste, and a secret copy carries the password hint.
     @Test func kwinGetsDataControl() throws {
-        let kwin = try HeadlessDesktop(.kwin)
+        let kwin = try HeadlessCompositor(.kwin)
         let daemon = try DaemonProcess(
             environment: ["WAYLAND_DISPLAY": kwin.socketPath], homePrefix: "cliptab-kwin")
         defer { daemon.stop() }

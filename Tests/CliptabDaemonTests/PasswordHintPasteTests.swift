@@ -55,7 +55,9 @@ struct PasswordHintPasteTests {
     /// without the hint and stays.
     @Test func pasteToFocusPutsAMarkedPreviousTextBackAsASecret() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[clipboard]\nsecret_clear_ms = 1500\n[paste_to_focus]\ntimeout_ms = 3000\n")
+            config:
+                "[clipboard]\nsecret_clear_ms = 1500\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         let field = try TextFieldProgram.tk(on: desk)
 
         try desk.ownClipboardMarked("correct horse", hint: "none")

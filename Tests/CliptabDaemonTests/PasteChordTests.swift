@@ -34,7 +34,9 @@ struct PasteChordTests {
     /// place of the snippet.
     @Test func chordThatCannotBeTypedPutsTheClipboardBack() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[paste_to_focus]\ntimeout_ms = 3000\nkey = ctrl+Greek_alpha\n")
+            config:
+                "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\nkey = ctrl+Greek_alpha\n"
+        )
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let field = try TextFieldProgram.tk(on: desk)
         let reply = try desk.call("PasteToFocusWithReason", [s("t"), i(0), i(0), .uint32(0)])
@@ -51,19 +53,5 @@ struct PasteChordTests {
     /// the root's `_NET_ACTIVE_WINDOW`, prints `ready 0xID` and stays until stopped: its
     /// window must live for the property to name a class.
     static let activeWindowClaim =
-        xlibPythonPrelude + #"""
-            import signal
-            d = x.XOpenDisplay(None)
-            root = x.XDefaultRootWindow(d)
-            w = x.XCreateSimpleWindow(d, root, 0, 0, 10, 10, 0, 0, 0)
-            value = b'st-256color\0st-256color\0'
-            x.XChangeProperty(d, w, x.XInternAtom(d, b'WM_CLASS', 0), x.XInternAtom(d, b'STRING', 0),
-                8, 0, value, len(value))
-            item = L(w)
-            x.XChangeProperty(d, root, x.XInternAtom(d, b'_NET_ACTIVE_WINDOW', 0),
-                x.XInternAtom(d, b'WINDOW', 0), 32, 0, ctypes.cast(ctypes.pointer(item), P), 1)
-            x.XSync(d, 0)
-            print('ready', hex(w), flush=True)
-            signal.pause()
-            """#
+        xlibPythonPrelude + HelperPrograms.source("active_window_claim.py")
 }

@@ -38,7 +38,7 @@ final class PasteDesk {
 
     /// Calls a method of the cliptab interface; error replies are thrown as `BusError`.
     @discardableResult
-    func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 20_000) throws -> [BusValue] {
+    func call(_ member: String, _ arguments: [BusValue] = [], timeout: Int32 = 60_000) throws -> [BusValue] {
         try daemon.call(member, arguments, timeout: timeout)
     }
 
@@ -55,6 +55,12 @@ final class PasteDesk {
     func run(_ tool: String, _ arguments: [String], input: [UInt8]? = nil) throws -> CommandResult {
         try ChildProcess.run(
             tool, arguments, environment: environment, input: input, timeoutMilliseconds: 20_000)
+    }
+
+    /// Runs the built `cliptab` on this display to its end, with a `--timeout` of 60 s: a
+    /// bound on hangs, where the user's default of 5 s would fail a paste on a loaded machine.
+    func cliptab(_ arguments: [String]) throws -> CommandResult {
+        try run(BuiltProducts.path(of: "cliptab"), ["--timeout", "60"] + arguments)
     }
 
     /// The CLIPBOARD text as xclip reads it, or nil when xclip finds none.
@@ -121,9 +127,9 @@ final class PasteDesk {
     }
 }
 
-/// Polls `condition` every 5 ms for at most `milliseconds`; throws naming `what` if it never
-/// held.
-func waitFor(_ what: String, milliseconds: UInt64 = 10_000, _ condition: () throws -> Bool) throws {
+/// Polls `condition` every 5 ms for at most `milliseconds` (a bound on hangs); throws naming
+/// `what` if it never held.
+func waitFor(_ what: String, milliseconds: UInt64 = 30_000, _ condition: () throws -> Bool) throws {
     guard try eventually(within: milliseconds, every: 5, condition) else {
         throw FixtureError("timed out waiting for \(what)")
     }

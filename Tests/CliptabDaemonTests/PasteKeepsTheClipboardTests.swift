@@ -29,7 +29,9 @@ struct PasteKeepsTheClipboardTests {
     /// person made stays, and a password manager's text put back never reaches PRIMARY.
     @Test func pasteLeavesPrimaryAlone() throws {
         let desk = try PasteToFocusTests.desk(
-            config: "[clipboard]\nselections = clipboard primary\n[paste_to_focus]\ntimeout_ms = 3000\n")
+            config:
+                "[clipboard]\nselections = clipboard primary\n[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n"
+        )
         let field = try TextFieldProgram.tk(on: desk)
         try selectElsewhere(desk, "selected by hand")
         try desk.ownClipboardElsewhere(Array("before".utf8))
@@ -57,7 +59,8 @@ struct PasteKeepsTheClipboardTests {
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let cliptab = BuiltProducts.path(of: "cliptab")
         let first = try ChildProcess.spawn(
-            cliptab, ["copy", "t", "0:0", "--paste"], environment: desk.environment, stdout: .null,
+            cliptab, ["--timeout", "60", "copy", "t", "0:0", "--paste"], environment: desk.environment,
+            stdout: .null,
             stderr: .null)
         #expect(field.waitForText("K"), "the first paste did not type")
         let impatient = try desk.run(cliptab, ["--timeout", "1", "copy", "t", "0:0", "--paste"])
@@ -65,7 +68,7 @@ struct PasteKeepsTheClipboardTests {
         #expect(first.waitForExit(timeoutMilliseconds: 20_000) == .exited(1))
         // A third paste types after everything before it: had the impatient one typed, its
         // K would stand before this one's.
-        let third = try desk.run(cliptab, ["copy", "t", "0:0", "--paste"])
+        let third = try desk.cliptab(["copy", "t", "0:0", "--paste"])
         #expect(third.termination == .exited(1))
         #expect(field.waitForText("KK"))
         #expect(field.text == "KK", "a paste typed for a caller that had given up: \(field.text)")
@@ -159,15 +162,14 @@ struct PasteKeepsTheClipboardTests {
             + "[ -n \"$1\" ] && xdotool windowkill \"$1\"\nprintf '1\\tchosen\\n'\n"
         try script.write(toFile: launcher, atomically: true, encoding: .utf8)
         chmod(launcher, 0o755)
-        let cliptab = BuiltProducts.path(of: "cliptab")
-        let pick = try desk.run(cliptab, ["pick", "t", "--launcher", launcher])
+        let pick = try desk.cliptab(["pick", "t", "--launcher", launcher])
         #expect(pick.termination == .exited(0), "\(pick.errorText)")
         #expect(
             target.waitForText(PasteToFocusTests.cell), "the target holds \(target.text.debugDescription)")
         #expect(decoy.text.isEmpty, "the paste went to the window under the pointer")
 
         let gone = try TextFieldProgram.gtk(on: desk)
-        let refused = try desk.run(cliptab, ["pick", "t", "--launcher", "\(launcher) \(gone.window)"])
+        let refused = try desk.cliptab(["pick", "t", "--launcher", "\(launcher) \(gone.window)"])
         #expect(refused.termination == .exited(1))
         #expect(refused.errorText.contains("is gone or cannot take the input focus"), "\(refused.errorText)")
         #expect(try desk.clipboard() == PasteToFocusTests.cell)

@@ -16,11 +16,11 @@ struct PasteToFocusTests {
 
     /// A desk with table "t" (row 0: `cell`) and secret table "s" (row 0: "hunter2").
     ///
-    /// The default wait for the fetch is 3 s: a loaded CI machine can take more than the
-    /// shipped second to deliver a key and a request, and these tests are about what
-    /// happens, not how fast (the paste benchmark measures that).
+    /// The default wait for the fetch is `DaemonProcess.pasteDeadlineMilliseconds`, a bound
+    /// on hangs: a loaded CI machine can take seconds to deliver a key and a request, and
+    /// these tests are about what happens, not how fast (the paste benchmark measures that).
     static func desk(
-        xtest: Bool = true, config: String = "[paste_to_focus]\ntimeout_ms = 3000\n"
+        xtest: Bool = true, config: String = DaemonProcess.pasteDeadlineConfig
     ) throws -> PasteDesk {
         let desk = try PasteDesk(xtest: xtest, config: config)
         try desk.call("CreateTable", [s("t")])
@@ -58,10 +58,9 @@ struct PasteToFocusTests {
     @Test func gtkEntryAndTerminalThroughTheCommandLine() throws {
         let desk = try Self.desk()
         try desk.ownClipboardElsewhere(Array("before".utf8))
-        let cliptab = BuiltProducts.path(of: "cliptab")
 
         let field = try TextFieldProgram.gtk(on: desk)
-        let gtk = try desk.run(cliptab, ["copy", "t", "0:0", "--paste"])
+        let gtk = try desk.cliptab(["copy", "t", "0:0", "--paste"])
         #expect(gtk.termination == .exited(0), "\(gtk.errorText)")
         #expect(gtk.standardOutput.isEmpty)
         #expect(field.waitForText(Self.cell), "the GTK entry holds \(field.text.debugDescription)")
@@ -78,7 +77,7 @@ struct PasteToFocusTests {
         let window = try #require(search.outputText.split(separator: "\n").first.map(String.init))
         #expect(try desk.run("xprop", ["-id", window, "WM_CLASS"]).outputText.contains("st-256color"))
         try desk.focus(window)
-        let st = try desk.run(cliptab, ["copy", "t", "0:1", "--paste"])
+        let st = try desk.cliptab(["copy", "t", "0:1", "--paste"])
         #expect(st.termination == .exited(0), "\(st.errorText)")
         _ = try desk.run("xdotool", ["key", "Return"])
         try waitFor("the terminal's line") {
@@ -147,7 +146,7 @@ struct PasteToFocusTests {
             "sh", ["-c", "while :; do xclip -selection clipboard -o > /dev/null 2>&1; sleep 0.01; done"])
         let field = try TextFieldProgram.tk(
             on: desk, onPaste: "r.after(300, lambda: e.insert('end', r.clipboard_get()))")
-        #expect(try desk.paste("t", timeoutMilliseconds: 5000))
+        #expect(try desk.paste("t", timeoutMilliseconds: DaemonProcess.pasteDeadlineMilliseconds))
         #expect(field.waitForText(Self.cell), "the entry holds \(field.text.debugDescription)")
         #expect(try desk.clipboard() == "before")
     }
@@ -156,7 +155,7 @@ struct PasteToFocusTests {
     /// the same (for a secret too), so a later paste does not "restore" the snippet; the
     /// command line exits 1 with the daemon's reason.
     @Test func targetThatNeverFetches() throws {
-        let desk = try Self.desk()
+        let desk = try Self.desk(config: "[paste_to_focus]\ntimeout_ms = 3000\n")
         _ = try TextFieldProgram.tk(on: desk, onPaste: "pass")
         try desk.ownClipboardElsewhere(Array("before".utf8))
         let started = MonotonicClock.milliseconds()
@@ -165,7 +164,7 @@ struct PasteToFocusTests {
         #expect(try desk.clipboard() == "before", "the clipboard was not put back after the timeout")
         #expect(try desk.paste("s", timeoutMilliseconds: 300) == false)
         #expect(try desk.clipboard() == "before", "the clipboard was not put back after the secret's timeout")
-        let cli = try desk.run(BuiltProducts.path(of: "cliptab"), ["copy", "t", "0:0", "--paste"])
+        let cli = try desk.cliptab(["copy", "t", "0:0", "--paste"])
         #expect(cli.termination == .exited(1))
         #expect(cli.errorText.contains("did not fetch the text within 3000 ms"), "\(cli.errorText)")
         #expect(try desk.clipboard() == "before")
@@ -241,7 +240,7 @@ struct PasteToFocusTests {
         let desk = try Self.desk(
             config: """
                 [paste_to_focus]
-                timeout_ms = 3000
+                timeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)
                 restore = false
                 key = shift+Insert
                 """)

@@ -32,7 +32,7 @@ final class PortalDesk {
         case tokenFrontend
     }
 
-    let mutter: HeadlessDesktop
+    let mutter: HeadlessCompositor
     let x11: [String: String]
     let daemon: DaemonProcess
     let state: TemporaryDirectory
@@ -71,7 +71,7 @@ final class PortalDesk {
         }
         let shared: PrivateBus?
         if case .gnome = backend { shared = try PrivateBus() } else { shared = nil }
-        mutter = try HeadlessDesktop(.mutter, bus: shared)
+        mutter = try HeadlessCompositor(.mutter, bus: shared)
         x11 = try mutter.xwaylandEnvironment()
         daemon = try DaemonProcess(
             bus: shared, config: config,
@@ -157,7 +157,8 @@ final class PortalDesk {
         }
         fieldPath = state.appending("field.txt")
         entry = try ChildProcess.spawn(
-            python, ["-c", Self.entryScript, fieldPath],
+            // It prints `in` and `out` as its window gets and loses the keyboard focus.
+            python, ["-c", HelperPrograms.source("gtk_entry.py"), fieldPath, "portal paste target", "focus"],
             environment: mutter.environment(["GDK_BACKEND": "wayland"]),
             stderr: .null)
         guard entry.readLine(timeoutMilliseconds: 20_000) == "in" else {
@@ -208,9 +209,9 @@ final class PortalDesk {
         let message = try BusMessage.methodCall(
             destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
             member: "PasteToFocusWithReason")
-        try message.append([s("t"), i(0), i(row), .uint32(3000)])
+        try message.append([s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)])
         var outcome: Result<BusMessage, BusError>?
-        let call = try daemon.client.call(message, timeoutMilliseconds: 30_000) { outcome = $0 }
+        let call = try daemon.client.call(message, timeoutMilliseconds: 60_000) { outcome = $0 }
         return { milliseconds in
             guard call.wait(until: MonotonicClock.milliseconds() + milliseconds) else { return nil }
             let reply = try outcome?.get().readValues() ?? []
@@ -300,7 +301,8 @@ final class PortalDesk {
     /// `PasteToFocusWithReason` of row `row`: delivered and why not.
     func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
         let reply = try daemon.call(
-            "PasteToFocusWithReason", [s("t"), i(0), i(row), .uint32(3000)], timeout: 30_000)
+            "PasteToFocusWithReason",
+            [s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)], timeout: 60_000)
         guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
             throw FixtureError("PasteToFocusWithReason answered \(reply)")
         }
@@ -352,42 +354,13 @@ final class PortalDesk {
         return (try? bus.call(message, timeoutMilliseconds: 5_000).readValues()) == [.boolean(true)]
     }
 
-    /// A GTK 3 entry that writes its text to a file after every change and prints `in` and
-    /// `out` as its window gets and loses the keyboard focus.
-    static let entryScript = GtkEntryScript.make(
-        title: "portal paste target",
-        shown: "w.connect('focus-in-event', lambda *args: print('in', flush=True))\n"
-            + "w.connect('focus-out-event', lambda *args: print('out', flush=True))")
 }
 
 extension PortalDesk {
     /// Holds a remote-desktop session of mutter's (which gives the headless seat a keyboard)
     /// and types the chords read from standard input, one line each: keysyms in hexadecimal,
     /// `+` between the keys of a chord; prints `ready`, then `sent` after each line.
-    static let keysScript = """
-        import sys
-        from gi.repository import Gio, GLib
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        rd = 'org.gnome.Mutter.RemoteDesktop'
-        path = bus.call_sync(rd, '/org/gnome/Mutter/RemoteDesktop', rd, 'CreateSession', None,
-            GLib.VariantType('(o)'), 0, 5000, None).unpack()[0]
-        def call(method, args=None):
-            bus.call_sync(rd, path, rd + '.Session', method, args, None, 0, 5000, None)
-        def key(keysym, pressed):
-            call('NotifyKeyboardKeysym', GLib.Variant('(ub)', (keysym, pressed)))
-        call('Start')
-        key(0xffe1, True)
-        key(0xffe1, False)
-        print('ready', flush=True)
-        for line in sys.stdin:
-            for chord in line.split():
-                keysyms = [int(part, 16) for part in chord.split('+')]
-                for keysym in keysyms:
-                    key(keysym, True)
-                for keysym in reversed(keysyms):
-                    key(keysym, False)
-            print('sent', flush=True)
-        """
+    static let keysScript = HelperPrograms.source("mutter_keys.py")
 }
 
 /// The names of the portal's D-Bus API.

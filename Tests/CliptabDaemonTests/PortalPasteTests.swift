@@ -182,8 +182,8 @@ struct PortalPasteTests {
         let message = try BusMessage.methodCall(
             destination: CliptabBus.name, path: CliptabBus.path, interface: CliptabBus.interface,
             member: "PasteToFocusWithReason")
-        try message.append([s("t"), i(0), i(0), .uint32(3000)])
-        _ = try caller.call(message, timeoutMilliseconds: 30_000) { _ in }
+        try message.append([s("t"), i(0), i(0), .uint32(DaemonProcess.pasteDeadlineMilliseconds)])
+        _ = try caller.call(message, timeoutMilliseconds: 60_000) { _ in }
         try desk.waitForConsentDialog()
         let name = caller.uniqueName
         caller.close()

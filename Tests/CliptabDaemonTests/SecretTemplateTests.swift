@@ -22,7 +22,7 @@ struct SecretTemplateTests {
     /// Runs the built `cliptab` with `arguments`; its standard output, after checking it
     /// exited 0.
     static func cliptab(_ desk: PasteDesk, _ arguments: [String]) throws -> String {
-        let result = try desk.run(BuiltProducts.path(of: "cliptab"), arguments)
+        let result = try desk.cliptab(arguments)
         #expect(result.termination == .exited(0), "cliptab \(arguments): \(result.errorText)")
         return result.outputText
     }
@@ -72,7 +72,7 @@ struct SecretTemplateTests {
                 secret_clear_ms = 6000
                 selections = clipboard primary
                 [paste_to_focus]
-                timeout_ms = 5000
+                timeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)
                 [table "vault"]
                 secret = true
                 [table "t"]

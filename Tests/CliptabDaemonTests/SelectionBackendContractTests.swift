@@ -26,7 +26,7 @@ struct SelectionBackendContractTests {
         /// Every event the backend reported, oldest first.
         private(set) var events: [SelectionEvent] = []
         private var display: VirtualDisplay?
-        private var sway: HeadlessSway?
+        private var sway: HeadlessCompositor?
         private var others: [ChildProcess] = []
 
         init(_ kind: Kind) throws {
@@ -39,7 +39,7 @@ struct SelectionBackendContractTests {
                     display: display.display, settings: ClipboardSettings(),
                     clock: MonotonicClock.milliseconds)
             case .wayland:
-                let sway = try HeadlessSway()
+                let sway = try HeadlessCompositor(.sway())
                 self.sway = sway
                 backend = WaylandSelectionBackend(
                     display: sway.socketPath, settings: ClipboardSettings(), keyboards: nil,

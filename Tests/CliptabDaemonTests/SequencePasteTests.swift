@@ -25,7 +25,7 @@ struct SequencePasteTests {
 
     /// `cliptab ARGS…`; its output, or the failure.
     static func cliptab(_ desk: PasteDesk, _ arguments: [String]) throws -> String {
-        let result = try desk.run(BuiltProducts.path(of: "cliptab"), arguments)
+        let result = try desk.cliptab(arguments)
         guard result.termination == .exited(0) else {
             throw FixtureError("cliptab \(arguments): \(result.termination) \(result.errorText)")
         }

@@ -106,7 +106,7 @@ final class ShortcutsDesk {
     static func drive(_ backend: ChildProcess?, _ command: String, log: () -> String) throws {
         guard let backend else { throw FixtureError("this desk has no GlobalShortcuts test backend") }
         try backend.write(Array((command + "\n").utf8))
-        guard backend.readLine(timeoutMilliseconds: 10_000) == "done" else {
+        guard backend.readLine(timeoutMilliseconds: 30_000) == "done" else {
             throw FixtureError("the GlobalShortcuts test backend did not do \(command): \(log())")
         }
     }

@@ -19,7 +19,8 @@ struct TemplateBusTests {
     /// A desk with templates table "t": row 0 reads the clipboard and asks for a name with a
     /// default, row 1 asks for a label without one.
     static func desk() throws -> PasteDesk {
-        let desk = try PasteDesk(config: "[paste_to_focus]\ntimeout_ms = 3000\n")
+        let desk = try PasteDesk(
+            config: "[paste_to_focus]\ntimeout_ms = \(DaemonProcess.pasteDeadlineMilliseconds)\n")
         try desk.call("CreateTable", [s("t")])
         try desk.call(
             "InsertRows",
@@ -155,27 +156,7 @@ final class CaretField {
         guard let python = python(running: "import tkinter") else {
             throw FixtureError("python3 with tkinter is missing (python3-tk)")
         }
-        let script = """
-            import sys, os, tkinter
-            out = sys.argv[1]
-            r = tkinter.Tk(className='CaretTarget')
-            e = tkinter.Entry(r, width=60)
-            e.pack()
-            last = [None]
-            def poll():
-                state = e.get() + '|' + str(e.index('insert'))
-                if state != last[0]:
-                    last[0] = state
-                    with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                        f.write(state)
-                    os.replace(out + '.tmp', out)
-                r.after(10, poll)
-            poll()
-            r.update()
-            e.focus_force()
-            print(r.wm_frame(), flush=True)
-            r.mainloop()
-            """
+        let script = HelperPrograms.source("tk_caret_entry.py")
         outputPath = desk.data.appending("caret-\(UInt32.random(in: 0...UInt32.max)).txt")
         process = try desk.start(python, ["-c", script, outputPath])
         guard let window = process.readLine(timeoutMilliseconds: 20_000), !window.isEmpty else {

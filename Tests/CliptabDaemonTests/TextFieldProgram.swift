@@ -16,31 +16,9 @@ final class TextFieldProgram {
         guard let python = python(running: "import tkinter") else {
             throw FixtureError("python3 with tkinter is missing (python3-tk)")
         }
-        var script = """
-            import sys, os, tkinter
-            out = sys.argv[1]
-            r = tkinter.Tk(className='PasteTarget')
-            v = tkinter.StringVar(r)
-            e = tkinter.Entry(r, textvariable=v, width=60)
-            e.pack()
-            def changed(*args):
-                with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                    f.write(v.get())
-                os.replace(out + '.tmp', out)
-            v.trace_add('write', changed)
-            changed()
-            r.update()
-            e.focus_force()
-            print(r.wm_frame(), flush=True)
-
-            """
-        if let onPaste {
-            script +=
-                "def paste(event):\n" + onPaste.split(separator: "\n").map { "    \($0)\n" }.joined()
-                + "    return 'break'\ne.bind('<Control-v>', paste)\n"
-        }
-        script += "r.mainloop()\n"
-        return try TextFieldProgram(desk: desk, command: python, script: script)
+        return try TextFieldProgram(
+            desk: desk, command: python, program: "tk_entry.py",
+            ["PasteTarget"] + (onPaste.map { [$0] } ?? []))
     }
 
     /// A GTK 3 entry.
@@ -49,15 +27,14 @@ final class TextFieldProgram {
             let python = python(
                 running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
         else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
-        let script = GtkEntryScript.make(
-            title: "paste target", imports: "GdkX11",
-            shown: "print(hex(w.get_window().get_xid()), flush=True)")
-        return try TextFieldProgram(desk: desk, command: python, script: script)
+        return try TextFieldProgram(
+            desk: desk, command: python, program: "gtk_entry.py", ["paste target", "xid"])
     }
 
-    private init(desk: PasteDesk, command: String, script: String) throws {
+    /// Starts `program` of `HelperPrograms` with `command`, the output file and `arguments`.
+    private init(desk: PasteDesk, command: String, program: String, _ arguments: [String]) throws {
         outputPath = desk.data.appending("field-\(UInt32.random(in: 0...UInt32.max)).txt")
-        process = try desk.start(command, ["-c", script, outputPath])
+        process = try desk.start(command, ["-c", HelperPrograms.source(program), outputPath] + arguments)
         guard let line = process.readLine(timeoutMilliseconds: 20_000), !line.isEmpty else {
             throw FixtureError("the text field program did not start")
         }
@@ -68,9 +45,9 @@ final class TextFieldProgram {
     /// The field's text now.
     var text: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 
-    /// Waits until the field holds `expected` (false when it never did within 5 s).
+    /// Waits until the field holds `expected` (false when it never did within 30 s).
     func waitForText(_ expected: String) -> Bool {
-        (try? waitFor("the field's text", milliseconds: 5_000) { text == expected }) != nil
+        (try? waitFor("the field's text", milliseconds: 30_000) { text == expected }) != nil
     }
 }
 

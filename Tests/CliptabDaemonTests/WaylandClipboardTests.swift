@@ -16,7 +16,7 @@ import Testing
 struct WaylandClipboardTests {
     /// A sway session and a cliptabd with `WAYLAND_DISPLAY` (and no `DISPLAY`), table "t".
     final class Desk {
-        let sway: HeadlessSway
+        let sway: HeadlessCompositor
         let daemon: DaemonProcess
         /// With `extDataControl`, the proxy that names sway's data-control the standard way.
         let proxy: RegistryProxy?
@@ -28,7 +28,7 @@ struct WaylandClipboardTests {
             config: String? = nil, arguments: [String] = [], xwayland: Bool = false, x11: Bool = false,
             desktop: String? = nil, extDataControl: Bool = false
         ) throws {
-            sway = try HeadlessSway(xwayland: xwayland || x11)
+            sway = try HeadlessCompositor(.sway(xwayland: xwayland || x11))
             proxy =
                 extDataControl
                 ? try RegistryProxy(
@@ -168,7 +168,7 @@ struct WaylandClipboardTests {
     /// Where the compositor offers no virtual keyboard (here sway's, hidden by a proxy), a
     /// paste fails at once saying why and what to do, and the text stays on the clipboard.
     @Test func noVirtualKeyboardSaysWhatToDo() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let proxy = try RegistryProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
         let daemon = try DaemonProcess(
             environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-wayland")

@@ -15,9 +15,9 @@ struct WaylandFillTests {
     /// the file its entries are written to.
     static func form(on desk: WaylandPasteTests.Desk, name: String) throws -> (ChildProcess, String) {
         let out = desk.file(name)
-        let script = GtkFormScript.make(imports: "GLib", setup: "GLib.set_prgname('fill-target')")
         let form = try desk.start(
-            WaylandPasteTests.Desk.systemPython, ["-c", script, out, "-1"],
+            WaylandPasteTests.Desk.systemPython,
+            ["-c", HelperPrograms.source("gtk_form.py"), out, "-1", "none", "fill-target"],
             environment: ["GDK_BACKEND": "wayland"], readyFile: out, appID: "fill-target")
         return (form, out)
     }
@@ -27,9 +27,9 @@ struct WaylandFillTests {
         entries: [String], activated: Int
     )? {
         _ = try? waitFor("the form's entries", milliseconds: 20_000) {
-            GtkFormScript.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
+            GtkForm.read(path).map { $0.entries == entries && $0.activated == activated } ?? false
         }
-        return GtkFormScript.read(path)
+        return GtkForm.read(path)
     }
 
     @Test func fillsAGtkFormOnWayland() throws {
@@ -45,7 +45,11 @@ struct WaylandFillTests {
         let (tabbed, out) = try Self.form(on: desk, name: "form.json")
         defer { tabbed.terminate(graceMilliseconds: 1000) }
         let reply = try desk.daemon.call(
-            "FillToFocus", [s("t"), i(0), i(0), fillOptions(["timeout_ms": .uint64(3000)])], timeout: 30_000)
+            "FillToFocus",
+            [
+                s("t"), i(0), i(0),
+                fillOptions(["timeout_ms": .uint64(UInt64(DaemonProcess.pasteDeadlineMilliseconds))]),
+            ], timeout: 60_000)
         #expect(reply == [.uint32(3), s("")], "\(desk.daemon.log)")
         let shown = Self.waitForForm(out, ["name ✓", "street 1", "town"], activated: 0)
         #expect(shown?.entries == ["name ✓", "street 1", "town"], "\(desk.daemon.log)")
@@ -57,8 +61,14 @@ struct WaylandFillTests {
         defer { entered.terminate(graceMilliseconds: 1000) }
         let enter = try desk.daemon.call(
             "FillToFocus",
-            [s("t"), i(0), i(1), fillOptions(["then": s("enter"), "timeout_ms": .uint64(3000)])],
-            timeout: 30_000)
+            [
+                s("t"), i(0), i(1),
+                fillOptions([
+                    "then": s("enter"),
+                    "timeout_ms": .uint64(UInt64(DaemonProcess.pasteDeadlineMilliseconds)),
+                ]),
+            ],
+            timeout: 60_000)
         #expect(enter == [.uint32(2), s("")], "\(desk.daemon.log)")
         let afterEnter = Self.waitForForm(enteredOut, ["street 1", "town", ""], activated: 1)
         #expect(afterEnter?.entries == ["street 1", "town", ""])
@@ -73,9 +83,12 @@ struct WaylandFillTests {
             "FillToFocus",
             [
                 s("t"), i(0), i(0),
-                fillOptions(["then": s("none"), "count": .uint64(2), "timeout_ms": .uint64(3000)]),
+                fillOptions([
+                    "then": s("none"), "count": .uint64(2),
+                    "timeout_ms": .uint64(UInt64(DaemonProcess.pasteDeadlineMilliseconds)),
+                ]),
             ],
-            timeout: 30_000)
+            timeout: 60_000)
         #expect(none == [.uint32(2), s("")], "\(desk.daemon.log)")
         let afterNone = Self.waitForForm(joinedOut, ["name ✓street 1", "", ""], activated: 0)
         #expect(afterNone?.entries == ["name ✓street 1", "", ""])

@@ -17,7 +17,7 @@ struct WaylandPasteTests {
     /// A sway session with XWayland, a cliptabd with `WAYLAND_DISPLAY` and XWayland's
     /// `DISPLAY`, table "t".
     final class Desk {
-        let sway: HeadlessSway
+        let sway: HeadlessCompositor
         let daemon: DaemonProcess
         let xDisplay: String
 
@@ -30,7 +30,7 @@ struct WaylandPasteTests {
         /// keyboard of that layout is the seat's before cliptabd starts, as a person's
         /// keyboard that typed last.
         init(xtest: Bool = true, personLayout: KeymapNames? = nil) throws {
-            sway = try HeadlessSway(xwayland: true)
+            sway = try HeadlessCompositor(.sway(xwayland: true))
             xDisplay = try sway.xwaylandDisplay()
             if let personLayout {
                 let connection = try WaylandSelectionService.connect(display: sway.socketPath)
@@ -64,7 +64,8 @@ struct WaylandPasteTests {
         /// `PasteToFocusWithReason` of row `row`: delivered and why not.
         func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
             let reply = try daemon.call(
-                "PasteToFocusWithReason", [s("t"), i(0), i(row), .uint32(3000)], timeout: 20_000)
+                "PasteToFocusWithReason",
+                [s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)], timeout: 60_000)
             guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
                 throw FixtureError("PasteToFocusWithReason answered \(reply)")
             }
@@ -98,39 +99,23 @@ struct WaylandPasteTests {
         /// A GTK 3 entry on Wayland (`GDK_BACKEND=wayland`) that writes its text to `out`
         /// after every change.
         func gtkEntry(_ out: String) throws -> ChildProcess {
-            let script = GtkEntryScript.make(
-                title: "paste target", imports: "GLib", setup: "GLib.set_prgname('paste-target')")
             guard
                 let python = python(
                     running: "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk")
             else { throw FixtureError("python3 with GTK 3 is missing (python3-gi, gir1.2-gtk-3.0)") }
             return try start(
-                python, ["-c", script, out], environment: ["GDK_BACKEND": "wayland"], readyFile: out,
+                python,
+                ["-c", HelperPrograms.source("gtk_entry.py"), out, "paste target", "none", "paste-target"],
+                environment: ["GDK_BACKEND": "wayland"], readyFile: out,
                 appID: "paste-target")
         }
 
         /// A Tk entry under XWayland (WM_CLASS `xPasteTarget`, `Xpastetarget`) that writes
         /// its text to `out` after every change.
         func tkEntry(_ out: String) throws -> ChildProcess {
-            let script = """
-                import sys, os, tkinter
-                out = sys.argv[1]
-                r = tkinter.Tk(className='XPasteTarget')
-                v = tkinter.StringVar(r)
-                e = tkinter.Entry(r, textvariable=v, width=40)
-                e.pack()
-                def changed(*args):
-                    with open(out + '.tmp', 'w', encoding='utf-8') as f:
-                        f.write(v.get())
-                    os.replace(out + '.tmp', out)
-                v.trace_add('write', changed)
-                r.update()
-                e.focus_force()
-                changed()
-                r.mainloop()
-                """
             return try start(
-                Self.systemPython, ["-c", script, out], environment: ["DISPLAY": xDisplay], readyFile: out,
+                Self.systemPython, ["-c", HelperPrograms.source("tk_entry.py"), out, "XPasteTarget"],
+                environment: ["DISPLAY": xDisplay], readyFile: out,
                 appID: "Xpastetarget")
         }
 

@@ -38,7 +38,7 @@ import Testing
     /// On a Wayland compositor without a virtual keyboard (sway's hidden by a proxy) the
     /// paste fails at once, and the notification says why and what to do.
     @Test func waylandPasteWithoutKeyboardSaysWhatToDo() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let proxy = try RegistryProxy(sway, hiding: "zwp_virtual_keyboard_manager_v1")
         let session = try DaemonProcess(
             environment: ["WAYLAND_DISPLAY": proxy.socketPath], homePrefix: "cliptab-notify")

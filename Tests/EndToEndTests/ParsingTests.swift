@@ -4,6 +4,8 @@ import Posix
 import TestSupport
 import Testing
 
+@testable import CliptabCommandLine
+
 /// The command line alone: help, version and usage errors.
 ///
 /// No daemon runs; the bus address leads nowhere, so a command that tried to connect would
@@ -244,18 +246,40 @@ import Testing
             ),
         ] as [([String], String, String, String)])
     func usageError(arguments: [String], message: String, usage: String, hint: String) throws {
-        let outcome = try runCliptab(arguments, environment: environment)
-        #expect(outcome == Outcome(2, "", "cliptab: \(message)\nusage: \(usage)\nSee '\(hint)'.\n"))
+        // The parser in this process: the binary's part is the same for every error.
+        guard case .usageError(let error) = CommandList.parser.parse(arguments) else {
+            Issue.record("\(arguments) parsed")
+            return
+        }
+        #expect(error.report == "cliptab: \(message)\nusage: \(usage)\nSee '\(hint)'.\n")
+    }
+
+    /// The binary prints a usage error on standard error alone, and exits 2.
+    @Test func usageErrorOfTheBinary() throws {
+        let outcome = try run("get", "t")
+        #expect(
+            outcome
+                == Outcome(
+                    2, "",
+                    "cliptab: missing argument S:R\nusage: cliptab get TABLE S:R\nSee 'cliptab help get'.\n"))
     }
 
     /// Words that look like negative numbers are arguments; after `--` everything is.
-    @Test func negativeNumbersAndDoubleDash() throws {
-        // Parsed fine, so the command tries the (absent) bus: 69, not 2.
+    @Test(arguments: [
+        ["get", "t", "-1:-1"], ["get", "t", "-2"], ["rm-where", "t", "<", "-2.5"],
+        ["add", "t", "--", "-x", "--json"],
+        ["section", "title", "t", "0", "--header", "--json"],
+    ])
+    func negativeNumbersAndDoubleDash(arguments: [String]) throws {
+        guard case .run = CommandList.parser.parse(arguments) else {
+            Issue.record("\(arguments) did not parse")
+            return
+        }
+    }
+
+    /// A command line that parses runs its command: without a bus, that fails to connect (69).
+    @Test func parsedCommandRuns() throws {
         #expect(try run("get", "t", "-1:-1").status == 69)
-        #expect(try run("get", "t", "-2").status == 69)
-        #expect(try run("rm-where", "t", "<", "-2.5").status == 69)
-        #expect(try run("add", "t", "--", "-x", "--json").status == 69)
-        #expect(try run("section", "title", "t", "0", "--header", "--json").status == 69)
     }
 
     /// argv is bytes: an argument that is not UTF-8 is refused, never stored repaired.

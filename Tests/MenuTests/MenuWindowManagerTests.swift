@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import Glibc
 import Posix
 import TestSupport
 import Testing
@@ -9,46 +8,16 @@ import Testing
 /// menu's grabs must still be taken and given back.
 @Suite(.serialized)
 struct MenuWindowManagerTests {
-    /// The window managers tried, with the arguments that start each on the fixture's display.
-    static let managers: [(name: String, arguments: [String])] = [
-        ("openbox", ["--sm-disable"]),
-        ("i3", ["-c", "CONFIG"]),
-    ]
-
-    /// Starts `manager` on the fixture's display and waits until it has taken the root
-    /// window's substructure redirection (a second manager is then refused).
-    func startManager(
-        _ manager: (name: String, arguments: [String]), in fixture: MenuFixture
-    ) throws -> ChildProcess {
-        // i3 reads a configuration file; an almost empty one keeps it from starting its wizard.
-        let config = fixture.data.appending("i3.conf")
-        guard let file = fopen(config, "w") else { throw FixtureError("cannot write \(config)") }
-        fputs("font pango:monospace 8\n", file)
-        fclose(file)
-        let arguments = manager.arguments.map { $0 == "CONFIG" ? config : $0 }
-        let process = try ChildProcess.spawn(
-            manager.name, arguments, environment: fixture.environment, stdout: .null, stderr: .null)
-        let deadline = MonotonicClock.milliseconds() + 15_000
-        while MonotonicClock.milliseconds() < deadline {
-            guard process.isRunning else { throw FixtureError("\(manager.name) exited at start") }
-            // xprop lists _NET_SUPPORTING_WM_CHECK on the root once the manager is up.
-            let root = try fixture.tool("xprop", "-root", "_NET_SUPPORTING_WM_CHECK")
-            if root.contains("window id") { return process }
-            usleep(50_000)
-        }
-        throw FixtureError("\(manager.name) did not take the display within 15 s")
-    }
-
     /// Under each manager: the popup opens at the pointer unframed, a filtered row's copy
     /// action puts exactly its text on the clipboard, Escape changes nothing, and the grab is
     /// free after both; the manager is still running at the end.
-    @Test(arguments: managers.map(\.name))
-    func menuWorksUnderAWindowManager(_ name: String) throws {
-        let manager = try #require(Self.managers.first { $0.name == name })
+    @Test(arguments: VirtualDisplay.WindowManager.allCases)
+    func menuWorksUnderAWindowManager(_ manager: VirtualDisplay.WindowManager) throws {
+        let name = manager.rawValue
         let fixture = try MenuFixture()
         try fixture.makeSampleTable()
-        let process = try startManager(manager, in: fixture)
-        defer { _ = process.terminate() }
+        let display = try #require(fixture.session.virtualDisplay)
+        let process = try display.startWindowManager(manager)
 
         try fixture.tool("xdotool", "mousemove", "50", "40")
         let (menu, window) = try fixture.openMenu("t")

@@ -20,7 +20,7 @@ struct WaylandMenuTests {
     /// A sway session with its bus, a cliptabd with table "t" (alpha, beta two, gamma), and
     /// `[menu] enter = copy` (pasting needs a focused window the test does not have).
     final class Session {
-        let sway: HeadlessSway
+        let sway: HeadlessCompositor
         let bus: PrivateBus
         let daemon: ChildProcess
         /// The box's background, by which `open` sees the popup drawn.
@@ -32,7 +32,7 @@ struct WaylandMenuTests {
             background: UInt32 = WaylandMenuTests.background
         ) throws {
             self.background = background
-            sway = try HeadlessSway(extraConfiguration: swayConfiguration)
+            sway = try HeadlessCompositor(.sway(extraConfiguration: swayConfiguration))
             bus = try sway.startBus()
             let config = sway.homeDirectory + "/.config/cliptab"
             let written = try sway.run(

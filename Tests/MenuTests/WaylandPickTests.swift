@@ -18,13 +18,13 @@ struct WaylandPickTests {
     /// A sway session with its bus, a cliptabd on it with table "t" (alpha, beta two, and two
     /// rows whose first line is "multi"), and a directory of recording launcher wrappers.
     final class Session {
-        let sway: HeadlessSway
+        let sway: HeadlessCompositor
         let bus: PrivateBus
         let daemon: ChildProcess
         let bin: String
 
         init() throws {
-            sway = try HeadlessSway()
+            sway = try HeadlessCompositor(.sway())
             bus = try sway.startBus()
             daemon = try sway.spawn(
                 BuiltProducts.path(of: "cliptabd"), environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address],

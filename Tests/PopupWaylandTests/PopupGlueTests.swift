@@ -39,7 +39,7 @@ struct PopupGlueTests {
     /// sway offers layer-shell; the overlay covers its output, a frame draws only the box's
     /// pixels (at the output's scale), and hiding it twice is harmless.
     @Test func showsAnOverlayOnSway() throws {
-        let sway = try HeadlessSway(xwayland: false)
+        let sway = try HeadlessCompositor(.sway(xwayland: false))
         defer { sway.stop() }
         setenv("WAYLAND_DISPLAY", sway.socketPath, 1)
         defer { unsetenv("WAYLAND_DISPLAY") }

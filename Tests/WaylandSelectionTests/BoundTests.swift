@@ -94,7 +94,7 @@ struct BoundTests {
 
     @Test("Connecting to a compositor that does not answer fails within the compositor timeout")
     func connectToStoppedCompositor() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         kill(sway.process.pid, SIGSTOP)
         defer { kill(sway.process.pid, SIGCONT) }
         let started = MonotonicClock.milliseconds()

@@ -33,7 +33,7 @@ struct ReaderResult {
 /// Wayland clients run in the session.
 final class WaylandHarness {
     /// The desktop.
-    let sway: HeadlessSway
+    let sway: HeadlessCompositor
     /// The service under test.
     let service: WaylandSelectionService
     /// The losses reported, in order.
@@ -43,7 +43,7 @@ final class WaylandHarness {
 
     /// Starts sway and connects a service to it.
     init(configuration: WaylandSelectionConfiguration = WaylandSelectionConfiguration()) throws {
-        sway = try HeadlessSway()
+        sway = try HeadlessCompositor(.sway())
         service = try WaylandSelectionService.connect(display: sway.socketPath, configuration: configuration)
     }
 

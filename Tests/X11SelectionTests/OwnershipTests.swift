@@ -7,24 +7,7 @@ import X11Selection
 
 /// A clipboard manager made of Tk: it owns CLIPBOARD_MANAGER, and on SAVE_TARGETS copies
 /// the clipboard's text and takes CLIPBOARD over, as managers do when an owner exits.
-private let tkClipboardManager = """
-    import sys, tkinter
-    root = tkinter.Tk()
-    root.withdraw()
-    saved = {}
-    def take_over():
-        root.clipboard_clear()
-        root.clipboard_append(saved['text'])
-        print('saved', flush=True)
-    def save(offset, length):
-        saved['text'] = root.clipboard_get(type='UTF8_STRING')
-        root.after(0, take_over)
-        return ''
-    root.selection_handle(save, selection='CLIPBOARD_MANAGER', type='SAVE_TARGETS')
-    root.selection_own(selection='CLIPBOARD_MANAGER')
-    print('ready', flush=True)
-    root.mainloop()
-    """
+private let tkClipboardManager = HelperPrograms.source("tk_clipboard_manager.py")
 
 /// Losing, releasing and handing over ownership; losing the display.
 @Suite(.serialized)

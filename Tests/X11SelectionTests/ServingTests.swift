@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import Foundation
 import Posix
+import TestSupport
 import Testing
 import X11Selection
 
@@ -37,17 +38,7 @@ private func normalizedLineEnds(_ text: [UInt8]) -> [UInt8] {
 }
 
 /// GTK 3 asking for one target and decoding the reply by its type, printing UTF-8.
-private let gtkTargetReader = """
-    import sys, gi
-    gi.require_version('Gtk', '3.0')
-    from gi.repository import Gtk, Gdk
-    clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
-    data = clipboard.wait_for_contents(Gdk.Atom.intern(sys.argv[1], False))
-    text = data.get_text() if data is not None else None
-    if text is None:
-        sys.exit(3)
-    sys.stdout.buffer.write(text.encode('utf-8'))
-    """
+private let gtkTargetReader = HelperPrograms.source("gtk_target_reader.py")
 
 /// The service as owner, read by real X clients.
 @Suite(.serialized)

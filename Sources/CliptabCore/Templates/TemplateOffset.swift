@@ -24,9 +24,6 @@ public struct TemplateOffset: Equatable, Sendable {
         case year = "y"
     }
 
-    /// The most an amount may be (six digits).
-    public static let maxAmount: Int64 = 999_999
-
     /// The signed amount.
     public var amount: Int64
     /// Its unit.

@@ -63,7 +63,7 @@ public struct DaemonConfiguration: Equatable, Sendable {
     ]
 
     /// The keys whose changes need a restart: a reload reports them and keeps the old value.
-    public static let restartKeys = ConfigKey.allCases.filter(\.needsRestart).map(\.rawValue)
+    package static let restartKeys = ConfigKey.allCases.filter(\.needsRestart).map(\.rawValue)
 
     /// One line naming every setting, for the debug log (table names, never cell text).
     public var summary: String {

@@ -73,13 +73,6 @@ public struct FocusPasteSettings: Equatable, Sendable {
         return terminal.key ?? terminalKey
     }
 
-    /// The `terminals` value as written in the file.
-    public var terminalsText: String {
-        terminals.map { terminal in
-            terminal.key.map { "\(terminal.name):\($0)" } ?? terminal.name
-        }.joined(separator: " ")
-    }
-
     /// One line naming the settings, for the debug log.
     public var summary: String {
         "paste_to_focus: timeout_ms=\(timeoutMilliseconds) settle_ms=\(settleMilliseconds) restore=\(restore)"

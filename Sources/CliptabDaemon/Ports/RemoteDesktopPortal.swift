@@ -147,12 +147,6 @@ public final class RemoteDesktopPortal: PollSource {
         return idle.deadline(idleMilliseconds: idleMilliseconds(), canRestore: canRestore)
     }
 
-    /// True while keys can be sent.
-    public var isStarted: Bool {
-        if case .started = state { return true }
-        return false
-    }
-
     /// Calls `ready` with nil once the session is started (at once when it is), or with why
     /// nothing can type; starts the session when there is none.
     public func whenStarted(_ ready: @escaping (NoPasteTarget?) -> Void) {

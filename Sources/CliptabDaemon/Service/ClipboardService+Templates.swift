@@ -99,25 +99,4 @@ extension ClipboardService {
                 })
         }
     }
-
-    /// The synchronous copy of the first API: fills a template in, but answers
-    /// `InvalidArgument` for one that needs the clipboard read (call the other `copy`).
-    public func copy(_ table: String, section: Int32, row: Int32) throws -> String {
-        try synchronously { try copy(table, section: section, row: row, completion: $0) }
-    }
-
-    /// The synchronous cut of the first API, as `copy(_:section:row:)`.
-    public func cut(_ table: String, section: Int32, row: Int32) throws -> String {
-        try synchronously { try cut(table, section: section, row: row, completion: $0) }
-    }
-
-    private func synchronously(_ start: (@escaping Completion) throws -> Void) throws -> String {
-        var answer: Result<UsedText, Error>?
-        try start { answer = $0 }
-        guard let answer else {
-            throw CliptabError(
-                .invalidArgument, "the template reads the clipboard: this call cannot wait for it")
-        }
-        return try answer.get().text
-    }
 }

@@ -6,10 +6,10 @@ import Testing
 /// The Wayland test bed itself: a headless sway run by an unprivileged user, with real
 /// clipboard programs in its session.
 @Suite(.serialized)
-struct HeadlessSwayTests {
+struct HeadlessCompositorTests {
     @Test("wl-copy then wl-paste round-trips multi-line UTF-8 through the test desktop")
     func clipboardRoundTrip() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let text = Array("first line\nzweite Zeile: äöü ✓\n\tlast".utf8)
         try sway.copy(text)
         let pasted = try sway.paste()
@@ -20,7 +20,7 @@ struct HeadlessSwayTests {
 
     @Test("The primary selection is separate from the clipboard")
     func primaryRoundTrip() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         try sway.copy(Array("clipboard".utf8))
         try sway.copy(Array("primary".utf8), primary: true)
         #expect(try sway.paste(primary: true).outputText == "primary")
@@ -29,7 +29,7 @@ struct HeadlessSwayTests {
 
     @Test("A private bus runs as the session's user and answers")
     func privateBus() throws {
-        let sway = try HeadlessSway()
+        let sway = try HeadlessCompositor(.sway())
         let bus = try sway.startBus()
         let reply = try sway.run(
             "dbus-send",
@@ -43,7 +43,7 @@ struct HeadlessSwayTests {
 
     @Test("With xwayland enabled, sway gives its programs an X11 display")
     func xwaylandDisplay() throws {
-        let sway = try HeadlessSway(xwayland: true)
+        let sway = try HeadlessCompositor(.sway(xwayland: true))
         let display = try sway.xwaylandDisplay()
         #expect(display.hasPrefix(":"))
     }

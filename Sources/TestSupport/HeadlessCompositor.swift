@@ -2,14 +2,41 @@
 import Foundation
 import Posix
 
-/// A whole Wayland desktop for one test or suite: a headless `sway` (pixman renderer, no
-/// input devices, no bar) run by one unprivileged user, in a private `XDG_RUNTIME_DIR`.
+/// A Wayland desktop for one test or suite: a headless compositor in a private
+/// `XDG_RUNTIME_DIR` and home, its log kept, stopped by pid when released.
 ///
-/// sway refuses to run as root ("Unable to drop root"), and the tests run as root in CI:
-/// as root the compositor and every program run in its session are started as `user`
-/// through `setpriv`; as any other user they run as that user. The test process itself
-/// may connect to the compositor's socket as root (`socketPath`).
-public final class HeadlessSway {
+/// - `sway` (pixman renderer, no input devices, no bar, optionally XWayland) is the desktop
+///   of most Wayland tests. sway refuses to run as root ("Unable to drop root"), and the
+///   tests run as root in CI: as root the compositor and every program run in its session
+///   are started as `user` (`SessionUser.forTests()`) through `setpriv`.
+/// - `mutter` (GNOME's, `--headless --virtual-monitor 1280x800`, with XWayland) and `kwin`
+///   (Plasma's, `--virtual`, without XWayland) are the other implementations of what
+///   cliptabd meets on Wayland: mutter offers no data-control and bridges X11; KWin 5.27
+///   offers `zwlr_data_control_manager_v1` with a code base of its own. They run as the
+///   test's user, with a session bus for their D-Bus APIs.
+///
+/// The test process itself may connect to the compositor's socket (`socketPath`).
+public final class HeadlessCompositor {
+    /// Which compositor, and how it is set up.
+    public enum Compositor: Sendable {
+        /// sway with a generated configuration: `xwayland disable` unless `xwayland`, then
+        /// the lines of `extraConfiguration`.
+        case sway(xwayland: Bool = false, extraConfiguration: [String] = [])
+        /// GNOME's, with XWayland.
+        case mutter
+        /// Plasma's, without XWayland.
+        case kwin
+
+        /// The compositor's name, for messages and file names.
+        var name: String {
+            switch self {
+            case .sway: "sway"
+            case .mutter: "mutter"
+            case .kwin: "kwin"
+            }
+        }
+    }
+
     /// The compositor process.
     public let process: ChildProcess
     /// Who runs the session.
@@ -22,21 +49,31 @@ public final class HeadlessSway {
     public let socketName: String
     /// Where the compositor writes its log (for the messages of failures).
     public let logPath: String
+    /// The session bus mutter and KWin serve their D-Bus APIs on; nil for sway.
+    private let bus: PrivateBus?
+    /// Whether `bus` was started here (and is stopped with the compositor).
+    private let ownsBus: Bool
     private let directory: TemporaryDirectory
 
     /// The absolute path of the compositor's socket: a `WAYLAND_DISPLAY` that works without
     /// `XDG_RUNTIME_DIR`, for the test process itself.
     public var socketPath: String { "\(runtimeDirectory)/\(socketName)" }
 
-    /// Starts sway with a generated configuration (`xwayland disable` unless `xwayland`,
-    /// then the lines of `extraConfiguration`) and waits at most `timeoutMilliseconds` for
-    /// its socket.
-    public init(
-        xwayland: Bool = false, extraConfiguration: [String] = [], timeoutMilliseconds: Int = 15_000
-    ) throws {
+    /// The address of the session bus mutter or KWin serves its D-Bus APIs on (mutter's
+    /// `org.gnome.Mutter.RemoteDesktop`); empty for sway, which serves none.
+    public var busAddress: String { bus?.address ?? "" }
+
+    /// Starts `compositor` and waits at most `timeoutMilliseconds` until it serves.
+    ///
+    /// `bus` is the session bus mutter or KWin serves its D-Bus APIs on, shared with the
+    /// programs of a test (xdg-desktop-portal-gnome needs mutter's on its own bus); nil starts
+    /// a private one. sway gets none.
+    public init(_ compositor: Compositor, bus shared: PrivateBus? = nil, timeoutMilliseconds: Int = 60_000)
+        throws
+    {
         X11SocketDirectory.ensure()
-        user = try SessionUser.forTests()
-        directory = try TemporaryDirectory(prefix: "cliptab-sway")
+        if case .sway = compositor { user = try SessionUser.forTests() } else { user = SessionUser.current }
+        directory = try TemporaryDirectory(prefix: "cliptab-\(compositor.name)")
         // The session user must reach the configuration and its own directories.
         chmod(directory.path, 0o755)
         runtimeDirectory = directory.appending("runtime")
@@ -47,39 +84,74 @@ public final class HeadlessSway {
                     "cannot make \(path) for \(user.name): \(String(cString: strerror(errno)))")
             }
         }
-        let configuration = directory.appending("sway.conf")
-        let lines = [xwayland ? "xwayland enable" : "xwayland disable"] + extraConfiguration
-        try (lines.joined(separator: "\n") + "\n").write(
-            toFile: configuration, atomically: true, encoding: .utf8)
-        chmod(configuration, 0o644)
-        logPath = directory.appending("sway.log")
+        logPath = directory.appending("\(compositor.name).log")
 
         var environment = Self.baseEnvironment(home: homeDirectory, runtime: runtimeDirectory)
-        environment["WLR_BACKENDS"] = "headless"
-        environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-        environment["WLR_RENDERER"] = "pixman"
-        // The log is opened by the shell (as the test's user) before it becomes sway.
-        let command = (user.commandPrefix + ["sway", "-c", configuration]).map(shellQuoted).joined(
-            separator: " ")
+        let command: [String]
+        switch compositor {
+        case .sway(let xwayland, let extraConfiguration):
+            let configuration = directory.appending("sway.conf")
+            let lines = [xwayland ? "xwayland enable" : "xwayland disable"] + extraConfiguration
+            try (lines.joined(separator: "\n") + "\n").write(
+                toFile: configuration, atomically: true, encoding: .utf8)
+            chmod(configuration, 0o644)
+            environment["WLR_BACKENDS"] = "headless"
+            environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+            environment["WLR_RENDERER"] = "pixman"
+            command = user.commandPrefix + ["sway", "-c", configuration]
+        case .mutter:
+            command = ["mutter", "--wayland", "--headless", "--virtual-monitor", "1280x800"]
+        case .kwin:
+            // Debian gives kwin_wayland file capabilities, which a container without them in
+            // its bounding set refuses to execute; a copy carries none.
+            let copy = directory.appending("kwin_wayland")
+            try FileManager.default.copyItem(atPath: "/usr/bin/kwin_wayland", toPath: copy)
+            command = [
+                copy, "--virtual", "--socket", "wayland-cliptab", "--no-lockscreen", "--no-global-shortcuts",
+            ]
+        }
+        if case .sway = compositor {
+            bus = nil
+        } else {
+            bus = try shared ?? PrivateBus(environment: environment)
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus?.address
+        }
+        ownsBus = shared == nil
+        // The log is opened by the shell (as the test's user) before it becomes the compositor.
         process = try ChildProcess.spawn(
-            "/bin/sh", ["-c", "exec \(command) >\(shellQuoted(logPath)) 2>&1"], environment: environment,
-            stdout: .null, stderr: .null)
+            "/bin/sh",
+            ["-c", "exec \(command.map(shellQuoted).joined(separator: " ")) >\(shellQuoted(logPath)) 2>&1"],
+            environment: environment, stdout: .null, stderr: .null)
+        do {
+            let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+            socketName = try Self.waitForSocket(
+                in: runtimeDirectory, of: process, compositor: compositor.name, logPath: logPath,
+                until: deadline)
+            if case .sway = compositor { try waitForIPC(until: deadline) }
+        } catch {
+            process.terminate(graceMilliseconds: 2000)
+            if ownsBus { bus?.stop() }
+            throw error
+        }
+    }
 
-        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
-        socketName = try Self.waitForSocket(
-            in: runtimeDirectory, of: process, compositor: "sway", logPath: logPath, until: deadline)
-        // sway listens before its main loop runs, and a SIGTERM that comes before the loop
-        // is lost (stopping then took the full 2 s grace): an IPC answer shows the loop runs.
+    /// Waits until sway answers on its IPC socket.
+    ///
+    /// sway listens before its main loop runs, and a SIGTERM that comes before the loop is
+    /// lost (stopping then took the full 2 s grace): an IPC answer shows the loop runs.
+    private func waitForIPC(until deadline: UInt64) throws {
         while true {
             let answer = try? run("swaymsg", ["-t", "get_version"], environment: swaymsgEnvironment())
-            if answer?.termination == .exited(0) { break }
+            if answer?.termination == .exited(0) { return }
             if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
-                process.terminate(graceMilliseconds: 2000)
-                throw FixtureError("sway did not answer on its IPC socket in \(timeoutMilliseconds) ms")
+                throw FixtureError("sway did not answer on its IPC socket: \(log.suffix(2000))")
             }
             usleep(5000)
         }
     }
+
+    /// What the compositor wrote to its log so far.
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// The environment of a program in the session: `PATH`, `HOME`, `XDG_RUNTIME_DIR`,
     /// `WAYLAND_DISPLAY`, a UTF-8 locale, no X11 display and no session bus, then `extra`.
@@ -120,7 +192,7 @@ public final class HeadlessSway {
     /// standard streams it was given: they go to /dev/null, so that waiting for the parent
     /// is enough.
     public func copy(
-        _ bytes: [UInt8], type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000
+        _ bytes: [UInt8], type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 30_000
     )
         throws
     {
@@ -137,7 +209,7 @@ public final class HeadlessSway {
 
     /// Reads the clipboard (or the primary selection) with `wl-paste --no-newline`, as
     /// `type` when given.
-    public func paste(type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 10_000) throws
+    public func paste(type: String? = nil, primary: Bool = false, timeoutMilliseconds: Int = 30_000) throws
         -> CommandResult
     {
         let arguments =
@@ -149,7 +221,7 @@ public final class HeadlessSway {
     /// `wl-paste --list-types`; empty when nothing is offered.
     public func offeredTypes(primary: Bool = false) throws -> [String] {
         let result = try run(
-            "wl-paste", ["--list-types"] + (primary ? ["--primary"] : []), timeoutMilliseconds: 10_000)
+            "wl-paste", ["--list-types"] + (primary ? ["--primary"] : []), timeoutMilliseconds: 30_000)
         guard result.termination == .exited(0) else { return [] }
         return result.outputText.split(separator: "\n").map(String.init)
     }
@@ -161,7 +233,7 @@ public final class HeadlessSway {
 
     /// The `DISPLAY` of the session's XWayland (started with `xwayland: true`), as sway
     /// gives it to the programs it starts; waits at most `timeoutMilliseconds`.
-    public func xwaylandDisplay(timeoutMilliseconds: Int = 10_000) throws -> String {
+    public func xwaylandDisplay(timeoutMilliseconds: Int = 30_000) throws -> String {
         let file = "\(homeDirectory)/display"
         let ipc = try run(
             "swaymsg", ["exec", "echo \"$DISPLAY\" > \(shellQuoted(file))"], environment: swaymsgEnvironment()
@@ -210,10 +282,31 @@ public final class HeadlessSway {
         }
     }
 
+    /// mutter's XWayland: `DISPLAY` (the public display its log names) and `XAUTHORITY`
+    /// (the cookie it writes in the runtime directory); waits at most `timeoutMilliseconds`.
+    public func xwaylandEnvironment(timeoutMilliseconds: Int = 30_000) throws -> [String: String] {
+        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+        while MonotonicClock.milliseconds() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory)) ?? []
+            if let range = log.range(of: "Using public X11 display "),
+                let display = log[range.upperBound...].split(whereSeparator: { $0 == "," || $0 == "\n" })
+                    .first,
+                let cookie = names.first(where: { $0.hasPrefix(".mutter-Xwaylandauth.") })
+            {
+                return ["DISPLAY": String(display), "XAUTHORITY": "\(runtimeDirectory)/\(cookie)"]
+            }
+            usleep(5000)
+        }
+        throw FixtureError("the compositor named no X11 display in \(timeoutMilliseconds) ms")
+    }
+
     /// Stops the compositor (SIGTERM, then SIGKILL); the programs of the session lose it.
     public func stop() { process.terminate(graceMilliseconds: 2000) }
 
-    deinit { process.terminate(graceMilliseconds: 2000) }
+    deinit {
+        process.terminate(graceMilliseconds: 2000)
+        if ownsBus { bus?.stop() }
+    }
 
     /// `SWAYSOCK` for swaymsg: the IPC socket sway made in the runtime directory.
     private func swaymsgEnvironment() throws -> [String: String] {
@@ -233,8 +326,8 @@ public final class HeadlessSway {
     ///
     /// The socket's file appears when it is bound, a moment before the compositor listens on
     /// it. Throws, with the end of the log at `logPath`, once `process` has ended or at
-    /// `deadline`, after stopping `process`.
-    static func waitForSocket(
+    /// `deadline`.
+    private static func waitForSocket(
         in runtime: String, of process: ChildProcess, compositor: String, logPath: String,
         until deadline: UInt64
     ) throws -> String {
@@ -244,7 +337,6 @@ public final class HeadlessSway {
             if !process.isRunning || MonotonicClock.milliseconds() >= deadline {
                 let log = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
                 let ended = process.exitStatusIfEnded().map { "\($0)" } ?? "running"
-                process.terminate(graceMilliseconds: 2000)
                 throw FixtureError(
                     "\(compositor) made no socket in \(MonotonicClock.milliseconds() - started) ms (\(ended)): \(log.suffix(2000))"
                 )
@@ -254,7 +346,7 @@ public final class HeadlessSway {
     }
 
     /// The Wayland socket in `directory` (`wayland-N`, beside its `.lock`), if there is one.
-    static func socketName(in directory: String) -> String? {
+    private static func socketName(in directory: String) -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.first { name in
             guard name.hasPrefix("wayland-"), !name.hasSuffix(".lock") else { return false }
@@ -264,7 +356,7 @@ public final class HeadlessSway {
     }
 
     /// True when a client can connect to the Unix socket at `path` now.
-    static func accepts(_ path: String) -> Bool {
+    private static func accepts(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -286,7 +378,7 @@ public final class HeadlessSway {
 
     /// What every program of the session gets: no X11 display, no session bus, no other
     /// compositor of the machine's.
-    static func baseEnvironment(home: String, runtime: String) -> [String: String] {
+    private static func baseEnvironment(home: String, runtime: String) -> [String: String] {
         [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
             "HOME": home, "XDG_RUNTIME_DIR": runtime, "LC_ALL": "C.UTF-8",
