@@ -126,8 +126,11 @@ let package = Package(
         // Key chords (`ctrl+v`) by X keysym name: what the configuration, the policy and every
         // injector share without linking a display's library.
         .target(name: "KeyChords", dependencies: ["CXKBCommon"]),
-        .target(name: "X11Selection", dependencies: ["CX11", "KeyChords", "Posix"]),
-        .target(name: "WaylandSelection", dependencies: ["CWayland", "Posix"]),
+        // What the daemon does with an X server (selections, XTEST keys, the focused window,
+        // key grabs) and with a Wayland compositor (data-control selections, the virtual
+        // keyboard, the focused window's app id): named for the desktop, not one protocol.
+        .target(name: "X11Desktop", dependencies: ["CX11", "KeyChords", "Posix"]),
+        .target(name: "WaylandDesktop", dependencies: ["CWayland", "Posix"]),
         .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
         .target(name: "PopupWayland", dependencies: ["CWaylandPopup", "Posix"]),
@@ -169,7 +172,7 @@ let package = Package(
             name: "CliptabDaemon",
             dependencies: [
                 "CliptabConfig", "CliptabContract", "CliptabCore", "CliptabStore", "DBus", "KeyChords",
-                "X11Selection", "WaylandSelection", "Posix", "SnippetImport", "TableFile",
+                "X11Desktop", "WaylandDesktop", "Posix", "SnippetImport", "TableFile",
             ],
             // The interface XML is checked against the live daemon by a test, not compiled.
             exclude: ["Bus/io.github.cliptab.Cliptab1.xml"]
@@ -229,7 +232,7 @@ let package = Package(
             name: "cliptab-bench",
             dependencies: [
                 "CliptabClient", "CliptabContract", "CliptabCore", "CliptabStore", "DBus",
-                "DaemonTestSupport", "Posix", "PopupWindow", "TestSupport", "WaylandSelection",
+                "DaemonTestSupport", "Posix", "PopupWindow", "TestSupport", "WaylandDesktop",
             ]),
 
         // Test helpers: private dbus-daemon, Xvfb and headless sway, built binaries, temporary directories,
@@ -263,14 +266,14 @@ let package = Package(
         .testTarget(
             name: "TableFileTests",
             dependencies: ["CliptabCore", "TableFile", "TestSupport", "YAMLDocument"]),
-        .testTarget(name: "X11SelectionTests", dependencies: ["X11Selection", "TestSupport"]),
+        .testTarget(name: "X11DesktopTests", dependencies: ["X11Desktop", "TestSupport"]),
         .testTarget(
-            name: "WaylandSelectionTests", dependencies: ["Posix", "TestSupport", "WaylandSelection"]),
+            name: "WaylandDesktopTests", dependencies: ["Posix", "TestSupport", "WaylandDesktop"]),
         .testTarget(
             name: "CliptabDaemonTests",
             dependencies: [
                 "CliptabClient", "CliptabConfig", "CliptabContract", "CliptabDaemon", "DaemonTestSupport",
-                "KeyChords", "TestSupport", "cliptabd", "cliptab", "MenuModel", "WaylandSelection",
+                "KeyChords", "TestSupport", "cliptabd", "cliptab", "MenuModel", "WaylandDesktop",
             ]),
         .testTarget(
             name: "EndToEndTests",

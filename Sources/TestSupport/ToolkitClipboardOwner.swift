@@ -64,8 +64,7 @@ public final class ToolkitClipboardOwner {
 
     /// Builds the owner program into `directory`; returns its path.
     private static func build(in directory: TemporaryDirectory) throws -> String {
-        let glue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("CWayland").path
+        let glue = Repository.path("Sources/CWayland")
         let sourcePath = HelperPrograms.path("toolkit_clipboard_owner.c")
         let program = directory.appending("owner")
         var problems: [String] = []

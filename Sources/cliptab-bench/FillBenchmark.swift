@@ -5,7 +5,7 @@ import DBus
 import Glibc
 import Posix
 import TestSupport
-import WaylandSelection
+import WaylandDesktop
 
 /// Issue 42's figures: `cliptab fill` of five rows into a GTK 3 form of five entries.
 ///

@@ -3,7 +3,7 @@ import CliptabCore
 import Glibc
 import Posix
 import TestSupport
-import WaylandSelection
+import WaylandDesktop
 
 /// Issue 21's figures, on one headless sway: the key press to the text visible in a GTK 3
 /// entry on Wayland, `cliptab copy --paste` (cliptabd's virtual keyboard, the clipboard put

@@ -17,11 +17,7 @@ import Testing
 ///   test suite itself): only checked with `sh -n`.
 @Suite(.serialized) struct ReadmeTests {
     /// The repository's README.
-    static let readmePath: String = {
-        var path = #filePath
-        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-        return path + "/README.md"
-    }()
+    static let readmePath = Repository.path("README.md")
 
     /// The repository's root.
     static var root: String { String(readmePath.dropLast("/README.md".count)) }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import TestSupport
 import Testing
 
 /// The rule that clients call the daemon through `CliptabClient`'s typed methods: outside
@@ -29,8 +30,7 @@ struct TypedClientShapeTests {
     ]
 
     @Test func noSourceCallsTheDaemonByName() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = URL(fileURLWithPath: Repository.root)
         let sources = root.appendingPathComponent("Sources")
         guard let files = FileManager.default.enumerator(atPath: sources.path) else {
             throw TypedClientShapeError("cannot list \(sources.path)")

@@ -26,7 +26,7 @@ struct KeyChordTests {
     @Test func serviceAndConfigImportNoDisplayLibrary() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let displayModules: Set<String> = ["X11Selection", "WaylandSelection", "CX11", "CWayland", "CXft"]
+        let displayModules: Set<String> = ["X11Desktop", "WaylandDesktop", "CX11", "CWayland", "CXft"]
         var checked = 0
         for folder in ["Service", "Config"] {
             let directory = root.appendingPathComponent("Sources/CliptabDaemon/\(folder)")

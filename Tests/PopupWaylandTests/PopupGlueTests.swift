@@ -11,8 +11,7 @@ import Testing
 struct PopupGlueTests {
     @Test("The C glue of layer-shell (and xdg-shell's tables) is current")
     func glueIsCurrent() throws {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/CWaylandPopup").path
+        let source = Repository.path("Sources/CWaylandPopup")
         let output = try TemporaryDirectory()
         let result = try ChildProcess.run("\(source)/protocols/regenerate", [output.path])
         #expect(result.termination == .exited(0), "\(result.errorText)")

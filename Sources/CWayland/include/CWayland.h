@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// libwayland-client and the data-control protocols for the WaylandSelection module, which
+// libwayland-client and the data-control protocols for the WaylandDesktop module, which
 // alone imports this. ext-data-control-v1 and wlr-data-control-unstable-v1 have the same
 // requests and events in the same order; only their interface names (and the version that
 // brings the primary selection) differ. So one set of calls serves both: the protocol is

@@ -2,7 +2,7 @@
 import CliptabCore
 import Glibc
 import KeyChords
-import WaylandSelection
+import WaylandDesktop
 
 /// The key injector of a Wayland session's own windows: the chord through a
 /// `zwp_virtual_keyboard_v1` on the selection backend's connection, with a whole keymap of

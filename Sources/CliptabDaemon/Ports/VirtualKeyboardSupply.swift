@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-import WaylandSelection
+import WaylandDesktop
 
 /// The virtual keyboard of the Wayland connection: made by the selection backend with each
 /// connection (the first one too), used by the key injector to type.

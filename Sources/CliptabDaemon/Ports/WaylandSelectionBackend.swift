@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
-import WaylandSelection
+import WaylandDesktop
 
 /// The selection backend of a Wayland session: the clipboard and the primary selection
 /// through the compositor's data-control protocol (`ext_data_control_manager_v1` or

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import KeyChords
-import X11Selection
+import X11Desktop
 
 /// The keys of `[keys]` grabbed on an X display's root window, on a connection of their
 /// own polled by the daemon's loop; presses and releases go to the key service.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import KeyChords
-import X11Selection
+import X11Desktop
 
 /// The key injector of an X display: XTEST key events to the window that has the input
 /// focus, sent on the selection backend's connection.

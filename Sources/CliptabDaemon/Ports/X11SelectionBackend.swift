@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
-import X11Selection
+import X11Desktop
 
 /// The selection backend on an X display: owns CLIPBOARD and PRIMARY through a
 /// `SelectionService`, reads other programs' content, and survives the display going away,
