@@ -273,10 +273,15 @@ import Testing
     }
 
     /// The user copies right after the target's read, before this daemon has seen it: the
-    /// restore asks to replace the pasted copy only, and the newer copy stays.
-    @Test func restoreReplacesOnlyThePastedCopy() throws {
+    /// restore asks to replace the pasted copy only, and the newer copy stays, whether what
+    /// it puts back is another program's copy or one of cliptab's own.
+    @Test(arguments: [false, true]) func restoreReplacesOnlyThePastedCopy(previousIsOurs: Bool) throws {
         let (daemon, _, _) = try Self.daemon()
-        daemon.clipboard.takenByAnotherProgram(offering: "before")
+        if previousIsOurs {
+            _ = try daemon.service.copy("t", section: 0, row: 1)
+        } else {
+            daemon.clipboard.takenByAnotherProgram(offering: "before")
+        }
         let outcome = try Self.paste(daemon)
         daemon.clipboard.read(by: 7)
         daemon.turn()
