@@ -206,7 +206,9 @@ let package = Package(
         // requests of the menu's levels carried out (`MenuFrontEnd`); no drawing.
         .target(
             name: "MenuDriver",
-            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel"],
+            dependencies: [
+                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix",
+            ],
             swiftSettings: prespecializedMetadata),
         // The popups that `cliptab menu` runs, one per kind of session (`MenuProgram`), each
         // linking only its desktop's libraries: the X11 one Xlib and Xft, the Wayland one
@@ -292,8 +294,9 @@ let package = Package(
         .testTarget(
             name: "MenuTests",
             dependencies: [
-                "CliptabContract", "DBus", "DaemonTestSupport", "Posix", "TestSupport", "cliptabd", "cliptab",
-                "cliptab-menu", "cliptab-menu-wayland",
+                "CliptabClient", "CliptabContract", "DBus", "DaemonTestSupport", "MenuDriver", "MenuModel",
+                "Posix",
+                "TestSupport", "cliptabd", "cliptab", "cliptab-menu", "cliptab-menu-wayland",
             ]),
         .testTarget(
             name: "FaultTests",

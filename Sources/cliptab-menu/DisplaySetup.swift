@@ -74,3 +74,18 @@ final class DisplaySetup: @unchecked Sendable {
         return try result.get()
     }
 }
+
+/// The settings' colours allocated on the display, one for each ink.
+struct MenuColors {
+    private let colors: [PopupColor]
+
+    /// Allocates the settings' colours on `connection`.
+    init(_ settings: MenuSettings, on connection: PopupConnection) throws {
+        colors = try MenuInk.allCases.map { try PopupColor.allocate(settings.color(of: $0), on: connection) }
+    }
+
+    /// The colour of `ink`.
+    subscript(ink: MenuInk) -> PopupColor {
+        colors[MenuInk.allCases.firstIndex(of: ink) ?? 0]
+    }
+}
