@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "WaylandDesktop", dependencies: ["CWayland", "Posix"]),
         .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
-        .target(name: "PopupWayland", dependencies: ["CWaylandPopup", "Posix"]),
+        .target(name: "PopupWayland", dependencies: ["CWaylandPopup", "MenuModel", "PopupText", "Posix"]),
         .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts", "MenuModel"]),
         // YAML read into a tree of string scalars with places, and written back exactly.
         .target(name: "YAMLDocument", dependencies: ["CYAML"]),

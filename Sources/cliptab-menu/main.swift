@@ -5,6 +5,7 @@ import CliptabClient
 import CliptabContract
 import Glibc
 import MenuDriver
+import PopupWindow
 import Posix
 
 SignalMask.ignoreBrokenPipe()

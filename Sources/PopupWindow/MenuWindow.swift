@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
-import MenuDriver
 import MenuModel
-import PopupWindow
 import Posix
 
 /// The menu's surface on X11: a window at the pointer, drawn with Xft, that grabs the
 /// keyboard and pointer on the root window once its first frame is drawn.
-final class MenuWindow: MenuSurface {
+public final class MenuWindow: MenuSurface {
     /// The display, the font and the colours being opened.
     private let setup: DisplaySetup
     /// The [menu] settings.
@@ -16,26 +14,27 @@ final class MenuWindow: MenuSurface {
     /// What `open` made: the font, the colours and where everything goes.
     private var drawing: (font: PopupFont, colors: MenuColors, layout: MenuLayout)?
     /// The lines of rows the window shows.
-    private(set) var visibleRows = 1
+    public private(set) var visibleRows = 1
     /// When the input method opens (`MonotonicClock`): once the shown window has had a moment
     /// to be drawn (its milliseconds of CPU would otherwise take them from the X server on a
     /// small machine), or at the first key, whichever comes first.
     private var inputMethodDue: UInt64 = .max
 
     /// A window with `settings`, on what `setup` opens.
-    init(settings: MenuSettings, display setup: DisplaySetup) {
+    public init(settings: MenuSettings, display setup: DisplaySetup) {
         self.settings = settings
         self.setup = setup
     }
 
-    var wakeTimeout: Int32? {
+    /// Milliseconds until the input method is due to open, nil once it is.
+    public var wakeTimeout: Int32? {
         guard let surface, !surface.isInputMethodStarted else { return nil }
         return Int32(clamping: max(1, Int64(inputMethodDue) - Int64(MonotonicClock.milliseconds())))
     }
 
     /// Takes the display, the font and the colours from the setup, and makes the window at
     /// the pointer.
-    func open(firstCount: Int) throws {
+    public func open(firstCount: Int) throws {
         let opened = try setup.wait()
         let connection = opened.connection
         self.connection = connection
@@ -59,7 +58,7 @@ final class MenuWindow: MenuSurface {
 
     /// Grabs the input on the root window before the window shows (once it is seen, every
     /// key comes to the menu), then shows it.
-    func present() throws {
+    public func present() throws {
         try connection?.grabInput()
         surface?.map()
         surface?.present()
@@ -70,7 +69,7 @@ final class MenuWindow: MenuSurface {
     static let inputMethodDelayMilliseconds: UInt64 = 40
 
     /// Draws `screen` as the layout lays it out, with Xft.
-    func draw(_ screen: MenuSession.Screen, prompt: String, message: String?) throws {
+    public func draw(_ screen: MenuSession.Screen, prompt: String, message: String?) throws {
         guard let surface, let drawing else { return }
         let (font, colors, layout) = drawing
         let height = surface.frame.height
@@ -86,7 +85,8 @@ final class MenuWindow: MenuSurface {
         surface.present()
     }
 
-    func nextEvent() -> MenuEvent? {
+    /// The next queued X event the menu acts on, its position as a row of the layout.
+    public func nextEvent() -> MenuEvent? {
         guard let connection, let surface, let layout = drawing?.layout else { return nil }
         // Before the drain: opening it makes round trips, and the events Xlib reads meanwhile
         // wait in its queue, where a poll of the socket would not see them.
@@ -110,21 +110,24 @@ final class MenuWindow: MenuSurface {
         return nil
     }
 
-    func prepareToPoll() throws -> Int32 { connection?.fileDescriptor ?? -1 }
+    /// The X connection's descriptor.
+    public func prepareToPoll() throws -> Int32 { connection?.fileDescriptor ?? -1 }
 
-    func finishPoll(readable: Bool) throws {}
+    /// Nothing: Xlib reads when events are asked for.
+    public func finishPoll(readable: Bool) throws {}
 
     /// Releases the grab and hides the window, so the focused window gets keys again.
-    func hide() {
+    public func hide() {
         connection?.ungrabInput()
         surface?.unmap()
         connection?.ungrabInput()
     }
 
-    func reveal() throws { surface?.map() }
+    /// Maps the window again.
+    public func reveal() throws { surface?.map() }
 
     /// Releases the grab before the process ends.
-    func close() {
+    public func close() {
         connection?.ungrabInput()
         drawing = nil
         surface = nil

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 import Glibc
-import MenuDriver
 import MenuModel
 import PopupText
-import PopupWayland
 
 /// The menu's surface on a Wayland compositor with layer-shell: a box on an overlay that
 /// holds the keyboard, at the pointer when the compositor says where that is (else centred),
 /// drawn with pango and cairo.
-final class WaylandMenuSurface: MenuSurface {
+public final class WaylandMenuSurface: MenuSurface {
     /// The compositor and the overlay.
     private let popup: LayerPopup
     /// The [menu] settings.
@@ -24,28 +22,30 @@ final class WaylandMenuSurface: MenuSurface {
         didSet { placed = nil }
     }
     /// The lines of rows the box shows.
-    private(set) var visibleRows = 1
+    public private(set) var visibleRows = 1
     /// UTF-8 bytes the text renderer shaped, over every frame.
     private var shapedBytes = 0
     /// Frames drawn.
     private var frames = 0
 
     /// A surface on `popup`'s compositor with `settings`, drawn in `font`.
-    init(popup: LayerPopup, settings: MenuSettings, font: TextFont.Preparation) {
+    public init(popup: LayerPopup, settings: MenuSettings, font: TextFont.Preparation) {
         self.popup = popup
         self.settings = settings
         preparedFont = font
     }
 
-    var wakeTimeout: Int32? { popup.repeatTimeout }
+    /// Milliseconds until a held key repeats, nil when none is held.
+    public var wakeTimeout: Int32? { popup.repeatTimeout }
 
-    func open(firstCount: Int) throws {
+    /// Shows the overlay; the box is placed at the first frame.
+    public func open(firstCount: Int) throws {
         self.firstCount = firstCount
         try popup.show(namespace: "cliptab-menu")
     }
 
     /// Neither is needed for the first frame: the keymap and compose table.
-    func present() throws { popup.loadInput() }
+    public func present() throws { popup.loadInput() }
 
     /// Places the box: at `pointer` (clamped to the overlay), else centred.
     private func place(_ font: TextFont.Measures, pointer: (x: Int, y: Int)?) -> (
@@ -70,7 +70,7 @@ final class WaylandMenuSurface: MenuSurface {
 
     /// Draws the shown level into a new frame: transparent everywhere but the menu's box,
     /// drawn there as the layout lays it out, with pango and cairo.
-    func draw(_ screen: MenuSession.Screen, prompt: String, message: String?) throws {
+    public func draw(_ screen: MenuSession.Screen, prompt: String, message: String?) throws {
         let (box, layout) = try placed ?? place(preparedFont.measures(), pointer: pointerOrigin)
         placed = (box, layout)
         try popup.frame(width: box.width, height: box.height, x: box.x, y: box.y) {
@@ -108,7 +108,8 @@ final class WaylandMenuSurface: MenuSurface {
         return layout.windowRow(atY: y - box.y)
     }
 
-    func nextEvent() -> MenuEvent? {
+    /// The next compositor event the menu acts on, its position as a row of the layout.
+    public func nextEvent() -> MenuEvent? {
         while let event = popup.nextEvent() {
             switch event {
             case .redraw:
@@ -137,19 +138,23 @@ final class WaylandMenuSurface: MenuSurface {
         return nil
     }
 
-    func prepareToPoll() throws -> Int32 { try popup.prepareToPoll() }
+    /// The compositor's descriptor, its queue flushed.
+    public func prepareToPoll() throws -> Int32 { try popup.prepareToPoll() }
 
-    func finishPoll(readable: Bool) throws { try popup.finishPoll(readable: readable) }
+    /// Reads what the compositor sent.
+    public func finishPoll(readable: Bool) throws { try popup.finishPoll(readable: readable) }
 
     /// Removes the overlay, so the focused window has the keyboard again before the daemon
     /// pastes into it.
-    func hide() { try? popup.hide() }
+    public func hide() { try? popup.hide() }
 
-    func reveal() throws {
+    /// Shows the overlay again.
+    public func reveal() throws {
         if !popup.isShown { try popup.show(namespace: "cliptab-menu") }
     }
 
-    func close() {
+    /// Removes the overlay and writes the statistics the tests ask for.
+    public func close() {
         try? popup.hide()
         writeStatistics()
     }
