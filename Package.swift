@@ -133,7 +133,7 @@ let package = Package(
         .target(name: "WaylandDesktop", dependencies: ["CWayland", "Posix"]),
         .target(name: "InstalledFonts", dependencies: ["CFontconfig"]),
         .target(name: "PopupWindow", dependencies: ["CXft", "InstalledFonts", "MenuModel", "Posix"]),
-        .target(name: "PopupWayland", dependencies: ["CWaylandPopup", "Posix"]),
+        .target(name: "PopupWayland", dependencies: ["CWaylandPopup", "MenuModel", "PopupText", "Posix"]),
         .target(name: "PopupText", dependencies: ["CPangoCairo", "InstalledFonts", "MenuModel"]),
         // YAML read into a tree of string scalars with places, and written back exactly.
         .target(name: "YAMLDocument", dependencies: ["CYAML"]),
@@ -206,7 +206,9 @@ let package = Package(
         // requests of the menu's levels carried out (`MenuFrontEnd`); no drawing.
         .target(
             name: "MenuDriver",
-            dependencies: ["CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel"],
+            dependencies: [
+                "CliptabClient", "CliptabConfig", "CliptabContract", "DBus", "MenuModel", "Posix",
+            ],
             swiftSettings: prespecializedMetadata),
         // The popups that `cliptab menu` runs, one per kind of session (`MenuProgram`), each
         // linking only its desktop's libraries: the X11 one Xlib and Xft, the Wayland one
@@ -292,8 +294,9 @@ let package = Package(
         .testTarget(
             name: "MenuTests",
             dependencies: [
-                "CliptabContract", "DBus", "DaemonTestSupport", "Posix", "TestSupport", "cliptabd", "cliptab",
-                "cliptab-menu", "cliptab-menu-wayland",
+                "CliptabClient", "CliptabContract", "DBus", "DaemonTestSupport", "MenuDriver", "MenuModel",
+                "Posix",
+                "TestSupport", "cliptabd", "cliptab", "cliptab-menu", "cliptab-menu-wayland",
             ]),
         .testTarget(
             name: "FaultTests",

@@ -3,40 +3,239 @@ import CliptabClient
 import DBus
 import Glibc
 import MenuModel
+import Posix
 
-/// A popup that shows the menu's levels (the X11 window, the Wayland overlay): the requests
-/// the levels make are carried out here, once for both.
-public protocol MenuFrontEnd: AnyObject {
+/// The menu's front end, one for both popups: it shows the levels on a `MenuSurface`, turns
+/// its events into keys of the `MenuSession`, carries out the requests they make, and
+/// decides when to draw and when the menu ends, with which `MenuExit`.
+///
+/// One poll() loop over the surface, the signals and the bus; its turns run on `clock`, so
+/// that the tests drive them with a virtual one.
+public final class MenuFrontEnd {
     /// The calls to cliptabd.
-    var client: CliptabClient { get }
+    public let client: CliptabClient
     /// The [menu] settings.
-    var settings: MenuSettings { get }
+    public let settings: MenuSettings
+    /// The popup.
+    public let surface: any MenuSurface
     /// The levels.
-    var session: MenuSession { get }
+    public let session = MenuSession()
     /// Each level's prompt.
-    var prompts: [String] { get set }
-    /// The lines of rows the popup shows.
-    var visibleRows: Int { get }
+    public private(set) var prompts: [String] = []
+    /// The message shown in place of the prompt before the menu closes.
+    public private(set) var message: String?
     /// True where a refused `PasteToFocus` (no focus the daemon can reach on this desktop)
     /// falls back to copying, as it does where the daemon has no `PasteToFocus` at all.
-    var copiesWhenPasteRefused: Bool { get }
+    private let copiesWhenPasteRefused: Bool
+    /// The time in milliseconds (`MonotonicClock` but in the tests).
+    private let clock: () -> UInt64
+    /// When the last input came.
+    private var lastInput: UInt64 = 0
 
-    /// Gives the keyboard back (the grab, the overlay), so that the focused window has it
-    /// again before the daemon talks to other clients or pastes into it.
-    func close()
+    /// How long the menu stays open without input.
+    public static let idleMilliseconds: UInt64 = 300_000
+    /// How long a message stays up without a key.
+    public static let messageMilliseconds: UInt64 = 2500
+
+    /// A menu over `client` with `settings`, shown on `surface`.
+    public init(
+        client: CliptabClient, settings: MenuSettings, surface: any MenuSurface, copiesWhenPasteRefused: Bool,
+        clock: @escaping () -> UInt64 = MonotonicClock.milliseconds
+    ) {
+        self.client = client
+        self.settings = settings
+        self.surface = surface
+        self.copiesWhenPasteRefused = copiesWhenPasteRefused
+        self.clock = clock
+    }
+
+    /// Shows the menu for `table` (nil: the list of tables) with `filter` already typed, and
+    /// returns the exit status.
+    public func run(table: String?, filter: String = "") -> Int32 {
+        // Read from here on, so that a signal during the first fetch ends the menu in order.
+        let signals: SignalChannel
+        do {
+            signals = try SignalChannel.make(signals: [SIGTERM, SIGINT, SIGHUP])
+        } catch {
+            return report(error)
+        }
+        // Fetch before the popup holds the keyboard: it must never wait on the daemon.
+        let first: MenuSession.Screen
+        let prompt: String
+        let firstCount: Int
+        do {
+            let list: MenuList
+            if let table {
+                list = MenuList(content: try tableContent(table), visibleRows: settings.rows)
+                first = .list(.rows(table: table), list)
+                prompt = table
+                firstCount = list.count
+            } else {
+                list = MenuList(content: ChoiceContent(try client.tables()), visibleRows: settings.rows)
+                first = .list(.tables, list)
+                prompt = "tables"
+                firstCount = settings.rows
+            }
+            if !filter.isEmpty { list.setFilter(filter) }
+            // The first screenful's rows too (rows come in pages, fetched when first read):
+            // the first frame then waits on nothing but the popup.
+            for index in list.window { _ = list.line(at: index) }
+        } catch {
+            return report(error)
+        }
+        do {
+            try start(first, prompt: prompt, firstCount: firstCount)
+        } catch {
+            surface.close()
+            return report(error)
+        }
+        // Not needed for the first frame, and too costly before it.
+        client.watchDaemon()
+        let status = loop(signals)
+        // Every way out passes here: the popup, and with it the keyboard, goes first.
+        surface.close()
+        return status
+    }
+
+    /// Opens the popup on `first`, draws it and shows it: the first frame is made before the
+    /// popup holds the keyboard, so the desktop's input is never held while it is made.
+    public func start(_ first: MenuSession.Screen, prompt: String, firstCount: Int) throws {
+        try surface.open(firstCount: firstCount)
+        push(first, prompt: prompt)
+        try draw()
+        try surface.present()
+        lastInput = clock()
+    }
+
+    /// Reads the popup, signals and the bus until the menu closes; returns the status.
+    private func loop(_ signals: SignalChannel) -> Int32 {
+        while true {
+            if let status = turn() { return status }
+            do {
+                var polled = [
+                    pollfd(fd: try surface.prepareToPoll(), events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                ]
+                BusPollTurn.run(
+                    client.connection.map { [$0] } ?? [], others: &polled, timeoutMilliseconds: timeout())
+                try surface.finishPoll(readable: polled[0].revents & Int16(POLLIN) != 0)
+                if polled[1].revents != 0, (try? signals.next()) != nil { return MenuExit.signaled }
+                if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 { return MenuExit.cancelled }
+            } catch {
+                printError("cliptab menu: \(error)\n")
+                return MenuExit.cancelled
+            }
+        }
+    }
+
+    /// One turn of the loop: takes the events queued and draws once (a held key on a long
+    /// table must not queue frames); the exit status when the menu ends.
+    public func turn() -> Int32? {
+        var status: Int32?
+        var changed = false
+        while status == nil, let event = surface.nextEvent() {
+            (status, changed) = handle(event, changed)
+            lastInput = clock()
+        }
+        if let status { return status }
+        // Signals a blocking call read are seen before waiting.
+        if let status = daemonGoneStatus() { return status }
+        if changed {
+            do {
+                try draw()
+            } catch {
+                printError("cliptab menu: \(error)\n")
+                return MenuExit.cancelled
+            }
+        }
+        // A menu nobody uses gives the keyboard back after a while.
+        return clock() - lastInput >= Self.idleMilliseconds ? MenuExit.cancelled : nil
+    }
+
+    /// How long the loop may wait for input: until the menu idles out or the popup has
+    /// something due.
+    public func timeout() -> Int32 {
+        let idle = Int32(clamping: Int64(Self.idleMilliseconds) - Int64(clock() - lastInput))
+        return max(1, min(idle, surface.wakeTimeout ?? Int32.max))
+    }
+
+    /// Draws the shown level; the popup may show another number of lines after it.
+    private func draw() throws {
+        guard let screen = session.current else { return }
+        try surface.draw(
+            screen, prompt: prompts[min(prompts.count, session.screens.count) - 1], message: message)
+        for screen in session.screens {
+            if case .list(_, let list) = screen, list.visibleRows != surface.visibleRows {
+                list.visibleRows = surface.visibleRows
+            }
+        }
+    }
+
+    /// Acts on one event; returns the exit status when the menu must close, and whether the
+    /// popup must be drawn again.
+    private func handle(_ event: MenuEvent, _ changed: Bool) -> (Int32?, Bool) {
+        switch event {
+        case .redraw:
+            return (nil, true)
+        case .closed:
+            return (MenuExit.cancelled, changed)
+        case .pointer(let row):
+            guard case .list(_, let list) = session.current, let row else { return (nil, changed) }
+            let before = list.cursor
+            list.point(atWindowRow: row)
+            return (nil, changed || before != list.cursor)
+        case .button(let button, let row):
+            // A click outside the box closes the menu, as a click elsewhere closes a menu.
+            guard let row else { return (MenuExit.cancelled, changed) }
+            guard case .list(_, let list) = session.current else { return (nil, changed) }
+            switch button {
+            case 1, 3:
+                guard list.point(atWindowRow: row) else { return (nil, changed) }
+                return key(button == 1 ? .enter : .tab)
+            case 4: return key(.up)
+            case 5: return key(.down)
+            default: return (nil, changed)
+            }
+        case .scroll(let step):
+            return key(step < 0 ? .up : .down)
+        case .key(let pressed):
+            // A message is up: the next key closes it (and the menu).
+            if message != nil { return (MenuExit.cancelled, changed) }
+            return key(pressed)
+        }
+    }
+
+    /// Gives the keyboard back before the daemon talks to other clients or pastes.
+    private func close() { surface.hide() }
 
     /// Shows `text` in place of the prompt for a moment (or until a key), then returns
     /// `status`.
-    func show(_ text: String, status: Int32) -> Int32
-}
-
-extension MenuFrontEnd {
-    /// How long the menu stays open without input.
-    public static var idleMilliseconds: Int { 300_000 }
+    private func show(_ text: String, status: Int32) -> Int32 {
+        message = text
+        do {
+            try surface.reveal()
+            try draw()
+            let deadline = clock() + Self.messageMilliseconds
+            while clock() < deadline {
+                while let event = surface.nextEvent() {
+                    switch event {
+                    case .key, .closed: return status
+                    default: continue
+                    }
+                }
+                var entry = pollfd(fd: try surface.prepareToPoll(), events: Int16(POLLIN), revents: 0)
+                _ = poll(&entry, 1, 100)
+                try surface.finishPoll(readable: entry.revents & Int16(POLLIN) != 0)
+            }
+        } catch {
+            printError("cliptab menu: \(text)\n")
+        }
+        return status
+    }
 
     /// Runs a key through the session and carries out its request: the exit status when it
     /// ends the menu, and whether the popup must be drawn again.
-    public func key(_ key: MenuKey) -> (Int32?, Bool) {
+    private func key(_ key: MenuKey) -> (Int32?, Bool) {
         let request = session.handle(key)
         while prompts.count > session.screens.count { prompts.removeLast() }
         do {
@@ -53,15 +252,15 @@ extension MenuFrontEnd {
 
     /// Reads the signals a blocking call left queued (NameOwnerChanged among them): the exit
     /// status, once the daemon's going away is shown, when it is gone.
-    public func daemonGoneStatus() -> Int32? {
+    private func daemonGoneStatus() -> Int32? {
         client.connection?.dispatchAll()
         guard client.isGone else { return nil }
         return show("cliptabd is gone: it stopped while the menu was open", status: MenuExit.unavailable)
     }
 
     /// Shows `screen` on top, sized to the popup.
-    public func push(_ screen: MenuSession.Screen, prompt: String) {
-        if case .list(_, let list) = screen { list.visibleRows = visibleRows }
+    private func push(_ screen: MenuSession.Screen, prompt: String) {
+        if case .list(_, let list) = screen { list.visibleRows = surface.visibleRows }
         session.push(screen)
         prompts.append(prompt)
     }
@@ -97,7 +296,8 @@ extension MenuFrontEnd {
         case .openTable(let table):
             push(
                 .list(
-                    .rows(table: table), MenuList(content: try tableContent(table), visibleRows: visibleRows)),
+                    .rows(table: table),
+                    MenuList(content: try tableContent(table), visibleRows: surface.visibleRows)),
                 prompt: table)
             return nil
         case .chooseRow(let row):
@@ -116,7 +316,9 @@ extension MenuFrontEnd {
                 return show("this cell has no menu", status: MenuExit.cancelled)
             }
             push(
-                .list(.actions(row), MenuList(content: ChoiceContent(actions), visibleRows: visibleRows)),
+                .list(
+                    .actions(row), MenuList(content: ChoiceContent(actions), visibleRows: surface.visibleRows)
+                ),
                 prompt: "actions")
             return nil
         case .perform(let action, let row):
@@ -145,7 +347,9 @@ extension MenuFrontEnd {
             push(
                 .list(
                     .destination(row),
-                    MenuList(content: try tableContent(row.table, endItems: true), visibleRows: visibleRows)),
+                    MenuList(
+                        content: try tableContent(row.table, endItems: true), visibleRows: surface.visibleRows
+                    )),
                 prompt: "move to")
             return nil
         case .startEdit(let row):

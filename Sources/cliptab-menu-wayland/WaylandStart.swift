@@ -31,8 +31,11 @@ enum WaylandStart {
             guard let popup else { return nil }
             do {
                 let client = try CliptabClient.connect(timeoutMilliseconds: timeout, sharedDeadline: false)
-                return WaylandMenuApp(client: client, settings: settings, popup: popup, font: font).run(
-                    table: table, filter: filter)
+                // A compositor may give the daemon no way to paste (no focus it can reach): copy then.
+                let surface = WaylandMenuSurface(popup: popup, settings: settings, font: font)
+                let menu = MenuFrontEnd(
+                    client: client, settings: settings, surface: surface, copiesWhenPasteRefused: true)
+                return menu.run(table: table, filter: filter)
             } catch {
                 printError("cliptab: cannot connect to the session bus: \(error)\n" + startHint)
                 return MenuExit.unavailable

@@ -5,6 +5,7 @@ import CliptabClient
 import CliptabContract
 import Glibc
 import MenuDriver
+import PopupWindow
 import Posix
 
 SignalMask.ignoreBrokenPipe()
@@ -23,9 +24,11 @@ let settings = commandLine.settingsOrExit()
 let setup = DisplaySetup.start(settings)
 do {
     let client = try CliptabClient.connect(timeoutMilliseconds: commandLine.timeout, sharedDeadline: false)
-    exit(
-        MenuApp(client: client, settings: settings, display: setup).run(
-            table: commandLine.table, filter: commandLine.filter))
+    // On X the daemon pastes wherever the focus is: a refusal of it is reported.
+    let window = MenuWindow(settings: settings, display: setup)
+    let menu = MenuFrontEnd(
+        client: client, settings: settings, surface: window, copiesWhenPasteRefused: false)
+    exit(menu.run(table: commandLine.table, filter: commandLine.filter))
 } catch {
     // The thread ends before the process does (it may be inside Xlib or fontconfig).
     _ = try? setup.wait()

@@ -71,28 +71,6 @@ struct LaunchSearchLoopTests {
         }
     }
 
-    /// Another X client of the user's, started once so that it answers at once: for each
-    /// line it reads, it tries to grab the keyboard, prints the result (0: it had it) and
-    /// lets go.
-    static let grabberScript = """
-        import ctypes, sys
-        x = ctypes.CDLL("libX11.so.6")
-        x.XOpenDisplay.restype = ctypes.c_void_p
-        x.XDefaultRootWindow.restype = ctypes.c_ulong
-        x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-        x.XGrabKeyboard.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulong]
-        x.XUngrabKeyboard.argtypes = [ctypes.c_void_p, ctypes.c_ulong]
-        x.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
-        d = x.XOpenDisplay(None)
-        root = x.XDefaultRootWindow(d)
-        print("ready", flush=True)
-        for line in sys.stdin:
-            result = x.XGrabKeyboard(d, root, 1, 1, 1, 0)
-            x.XUngrabKeyboard(d, 0)
-            x.XSync(d, 0)
-            print(result, flush=True)
-        """
-
     /// Waits (at most 15 s) until a menu window is shown (`shown`) or none is; true when it
     /// came to that.
     static func waitForMenu(_ fixture: MenuFixture, shown: Bool) throws -> Bool {
@@ -110,7 +88,8 @@ struct LaunchSearchLoopTests {
         let fixture = try MenuFixture()
         try fixture.makeSampleTable()
         let grabber = try ChildProcess.spawn(
-            "python3", ["-c", Self.grabberScript], environment: fixture.environment, stdin: .pipe,
+            "python3", ["-c", xlibPythonPrelude + HelperPrograms.source("input_grab_probe.py"), "lines"],
+            environment: fixture.environment, stdin: .pipe,
             stdout: .pipe,
             stderr: .null)
         defer { grabber.terminate(graceMilliseconds: 1000) }

@@ -121,26 +121,12 @@ final class MenuFixture {
     /// The CLIPBOARD's text, read by xclip.
     func clipboard() throws -> String { try tool("xclip", "-selection", "clipboard", "-o") }
 
-    /// Whether another client can grab the keyboard and the pointer right now (a Python
-    /// ctypes client calling XGrabKeyboard and XGrabPointer on the root window).
+    /// Whether another client can grab the keyboard and the pointer right now
+    /// (`input_grab_probe.py once`, XGrabKeyboard and XGrabPointer on the root window).
     func grabIsFree() throws -> Bool {
-        let script = """
-            import ctypes
-            x = ctypes.CDLL("libX11.so.6")
-            x.XOpenDisplay.restype = ctypes.c_void_p
-            x.XDefaultRootWindow.restype = ctypes.c_ulong
-            x.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
-            x.XGrabKeyboard.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_ulong]
-            x.XGrabPointer.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_uint, ctypes.c_int,
-                                       ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
-            d = x.XOpenDisplay(None)
-            root = x.XDefaultRootWindow(d)
-            keyboard = x.XGrabKeyboard(d, root, 1, 1, 1, 0)
-            pointer = x.XGrabPointer(d, root, 1, 4, 1, 1, 0, 0, 0)
-            print(keyboard, pointer)
-            """
         let result = try ChildProcess.run(
-            "python3", ["-c", script], environment: environment, timeoutMilliseconds: 20_000)
+            "python3", ["-c", xlibPythonPrelude + HelperPrograms.source("input_grab_probe.py"), "once"],
+            environment: environment, timeoutMilliseconds: 20_000)
         return result.outputText.trimmingCharacters(in: " \n") == "0 0"
     }
 

@@ -8,47 +8,11 @@ import Testing
 /// The popup makes its first frame (fetching the rows it shows) before it grabs the
 /// keyboard and pointer: a daemon slow to send the rows never holds the desktop's input.
 ///
-/// A stand-in cliptabd (Python, Gio) takes the bus name from the real one; it answers the
+/// A stand-in cliptabd (`held_rows_stand_in.py`, Python and Gio) takes the bus name from the real one; it answers the
 /// table's outline at once and holds every request for rows unanswered, noting it in a
 /// file. While the popup waits for its rows, another client can grab the input.
 @Suite(.serialized)
 struct MenuGrabOrderTests {
-    /// The stand-in daemon: a table of one section of three rows whose rows never come.
-    static let standIn = #"""
-        import sys, gi
-        gi.require_version('Gio', '2.0')
-        from gi.repository import Gio, GLib
-        log = sys.argv[1]
-        node = Gio.DBusNodeInfo.new_for_xml('''<node><interface name="io.github.cliptab.Cliptab1">
-          <method name="GetSections"><arg type="s" direction="in"/><arg type="a(ssu)" direction="out"/></method>
-          <method name="GetRowNames"><arg type="s" direction="in"/><arg type="a(ts)" direction="out"/></method>
-          <method name="GetSecret"><arg type="s" direction="in"/><arg type="b" direction="out"/></method>
-          <method name="GetRows"><arg type="s" direction="in"/><arg type="i" direction="in"/>
-            <arg type="u" direction="in"/><arg type="u" direction="in"/><arg type="a(ts)" direction="out"/></method>
-          <method name="GetRowPreviews"><arg type="s" direction="in"/><arg type="i" direction="in"/>
-            <arg type="u" direction="in"/><arg type="u" direction="in"/><arg type="u" direction="in"/>
-            <arg type="a(ts)" direction="out"/></method>
-        </interface></node>''')
-        held = []
-        def note(text):
-            with open(log, 'a') as f: f.write(text + '\n')
-        def call(connection, sender, path, interface, method, parameters, invocation):
-            if method == 'GetSections':
-                invocation.return_value(GLib.Variant('(a(ssu))', ([('', '', 3)],)))
-            elif method == 'GetRowNames':
-                invocation.return_value(GLib.Variant('(a(ts))', ([],)))
-            elif method == 'GetSecret':
-                invocation.return_value(GLib.Variant('(b)', (False,)))
-            else:
-                held.append(invocation)
-                note(method)
-        def bus(connection, name):
-            connection.register_object('/io/github/cliptab/Cliptab1', node.interfaces[0], call, None, None)
-        Gio.bus_own_name(Gio.BusType.SESSION, 'io.github.cliptab.Cliptab1', Gio.BusNameOwnerFlags.NONE,
-                         bus, lambda connection, name: note('owned'), None)
-        GLib.MainLoop().run()
-        """#
-
     /// A `python3` on PATH that has Gio (python3-gi), or nil.
     static let python: String? = {
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
@@ -81,7 +45,8 @@ struct MenuGrabOrderTests {
         _ = fixture.daemon.waitForExit(timeoutMilliseconds: 5000)
         let log = fixture.data.appending("stand-in.log")
         let standIn = try ChildProcess.spawn(
-            python, ["-c", Self.standIn, log], environment: fixture.environment, stdout: .null,
+            python, ["-c", HelperPrograms.source("held_rows_stand_in.py"), log],
+            environment: fixture.environment, stdout: .null,
             stderr: .inherit)
         defer { standIn.terminate() }
         #expect(waitForLine("owned", in: log), "the stand-in did not take the bus name")

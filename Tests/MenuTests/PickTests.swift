@@ -274,19 +274,13 @@ struct PickTests {
         let fixture = try fixtureWithTwins()
         let launcher = fixture.data.appending("launcher")
         let written = fixture.data.appending("written")
-        // Writes `$1` (N for a newline) forever, and at the broken pipe how much it wrote.
+        // `endless_writer.py`: writes `$1` (N for a newline) forever, and at the broken pipe how
+        // much it wrote.
         try script(
             launcher,
             """
             cat > /dev/null
-            exec python3 -c '
-            import os, sys
-            chunk, count = sys.argv[1].replace("N", "\\n").encode() * 65536, 0
-            try:
-                while True: count += os.write(1, chunk)
-            except BrokenPipeError:
-                open(sys.argv[2], "w").write(str(count))
-            ' "$1" "$2"
+            exec python3 '\(HelperPrograms.path("endless_writer.py"))' "$1" "$2"
             """)
         var result = try fixture.cliptab(
             "pick", "t", "--launcher", "\(launcher) 2N \(written)", "--action", "print")

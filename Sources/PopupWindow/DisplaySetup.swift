@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Glibc
 import MenuModel
-import PopupWindow
 
 /// The display, the font and the colours, opened on a thread of their own while the main
 /// thread connects to the bus and asks the daemon for the first page: the two are the
@@ -9,13 +8,13 @@ import PopupWindow
 ///
 /// Only that thread touches the display until `wait()` has joined it, so Xlib needs no
 /// locking; afterwards only the main thread does.
-final class DisplaySetup: @unchecked Sendable {
+public final class DisplaySetup: @unchecked Sendable {
     /// What the thread opened.
-    struct Opened {
+    public struct Opened {
         /// The connection to the X server.
-        let connection: PopupConnection
+        public let connection: PopupConnection
         /// The font.
-        let font: PopupFont
+        public let font: PopupFont
         /// The colours.
         let colors: MenuColors
     }
@@ -28,7 +27,7 @@ final class DisplaySetup: @unchecked Sendable {
     private init(settings: MenuSettings) { self.settings = settings }
 
     /// Starts opening the display with `settings`' font and colours.
-    static func start(_ settings: MenuSettings) -> DisplaySetup {
+    public static func start(_ settings: MenuSettings) -> DisplaySetup {
         let setup = DisplaySetup(settings: settings)
         // The thread starts with every signal blocked, so that SIGTERM always reaches the
         // main thread's signalfd.
@@ -66,11 +65,26 @@ final class DisplaySetup: @unchecked Sendable {
     }
 
     /// Waits for the thread and returns what it opened.
-    func wait() throws -> Opened {
+    @discardableResult public func wait() throws -> Opened {
         if started {
             pthread_join(thread, nil)
             started = false
         }
         return try result.get()
+    }
+}
+
+/// The settings' colours allocated on the display, one for each ink.
+struct MenuColors {
+    private let colors: [PopupColor]
+
+    /// Allocates the settings' colours on `connection`.
+    init(_ settings: MenuSettings, on connection: PopupConnection) throws {
+        colors = try MenuInk.allCases.map { try PopupColor.allocate(settings.color(of: $0), on: connection) }
+    }
+
+    /// The colour of `ink`.
+    subscript(ink: MenuInk) -> PopupColor {
+        colors[MenuInk.allCases.firstIndex(of: ink) ?? 0]
     }
 }

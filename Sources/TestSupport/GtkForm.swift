@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: MIT
-import DBus
 import Foundation
 
 /// The GTK 3 form of the fill tests (`gtk_form.py` of `HelperPrograms`): what it wrote.
-enum GtkForm {
+public enum GtkForm {
     /// The form as its file says: each entry's text and the activations (nil before the
     /// file is there).
-    static func read(_ path: String) -> (entries: [String], activated: Int)? {
+    public static func read(_ path: String) -> (entries: [String], activated: Int)? {
         guard let data = FileManager.default.contents(atPath: path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let entries = object["entries"] as? [String], let activated = object["activated"] as? Int
         else { return nil }
         return (entries, activated)
     }
-}
-
-/// The `a{sv}` options of a `FillToFocus` call.
-func fillOptions(_ values: [String: BusValue]) -> BusValue {
-    .dictionary(
-        keySignature: "s", valueSignature: "v",
-        values.sorted { $0.key < $1.key }.map { (BusValue.string($0.key), BusValue.variant($0.value)) })
 }
