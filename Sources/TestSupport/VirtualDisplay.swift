@@ -38,10 +38,7 @@ public final class VirtualDisplay {
         if let requested {
             started = try Self.startGivenBack(requested, arguments)
         } else {
-            // Servers that choose a number start together; only a display given back waits.
-            pthread_rwlock_rdlock(Self.numberLock)
-            defer { pthread_rwlock_unlock(Self.numberLock) }
-            started = try Self.start(arguments, on: nil)
+            started = try Self.choosingDisplayNumber { try Self.start(arguments, on: nil) }
         }
         (process, display) = started
     }
@@ -67,6 +64,15 @@ public final class VirtualDisplay {
                 usleep(50_000)
             }
         }
+    }
+
+    /// Runs `body`, which starts an X server that takes the first free display number (Xvfb,
+    /// or a compositor's XWayland), while no display is given back: servers that choose a
+    /// number start together, and a display given back waits for them.
+    static func choosingDisplayNumber<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pthread_rwlock_rdlock(numberLock)
+        defer { pthread_rwlock_unlock(numberLock) }
+        return try body()
     }
 
     /// Xvfb ended at its start: the display asked for was taken.

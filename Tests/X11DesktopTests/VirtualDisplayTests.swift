@@ -39,7 +39,7 @@ import Testing
             stopping.withLock { $0 = true }
             others.wait()
         }
-        for cycle in 0..<10 {
+        for cycle in 0..<20 {
             display.killKeepingNumber()
             display = try VirtualDisplay(display: name)
             #expect(display.display == name, "cycle \(cycle)")
