@@ -118,18 +118,26 @@ public final class HeadlessCompositor {
         }
         ownsBus = shared == nil
         // The log is opened by the shell (as the test's user) before it becomes the compositor.
-        process = try ChildProcess.spawn(
-            "/bin/sh",
-            ["-c", "exec \(command.map(shellQuoted).joined(separator: " ")) >\(shellQuoted(logPath)) 2>&1"],
-            environment: environment, stdout: .null, stderr: .null)
+        let shell = [
+            "-c", "exec \(command.map(shellQuoted).joined(separator: " ")) >\(shellQuoted(logPath)) 2>&1",
+        ]
+        let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
+        var started: ChildProcess?
+        let (runtime, log) = (runtimeDirectory, logPath)
         do {
-            let deadline = MonotonicClock.milliseconds() + UInt64(timeoutMilliseconds)
-            socketName = try Self.waitForSocket(
-                in: runtimeDirectory, of: process, compositor: compositor.name, logPath: logPath,
-                until: deadline)
+            // XWayland takes the first free display number once the compositor serves (sway
+            // reserves it for its lazy start): not one that a killed Xvfb is to get back.
+            socketName = try VirtualDisplay.choosingDisplayNumber {
+                let child = try ChildProcess.spawn(
+                    "/bin/sh", shell, environment: environment, stdout: .null, stderr: .null)
+                started = child
+                return try Self.waitForSocket(
+                    in: runtime, of: child, compositor: compositor.name, logPath: log, until: deadline)
+            }
+            process = started!
             if case .sway = compositor { try waitForIPC(until: deadline) }
         } catch {
-            process.terminate(graceMilliseconds: 2000)
+            started?.terminate(graceMilliseconds: 2000)
             if ownsBus { bus?.stop() }
             throw error
         }

@@ -59,11 +59,7 @@ enum FillBenchmark {
             },
             x11: true)
         defer { form.stop() }
-        let focus = try ChildProcess.run(
-            xdotool, ["windowfocus", "--sync", form.window], environment: environment)
-        guard focus.termination == .exited(0) else {
-            throw CliptabError(.clipboardUnavailable, "xdotool could not focus the form: \(focus.errorText)")
-        }
+        try VirtualDisplay.focus(form.window, environment: environment)
         let spawn = { (command: [String]) throws -> ChildProcess in
             try ChildProcess.spawn(
                 command[0], Array(command.dropFirst()), environment: environment, stdout: .null, stderr: .null

@@ -31,7 +31,7 @@ struct MenuFillTests {
             stdout: .pipe, stderr: .null)
         defer { form.terminate(graceMilliseconds: 500) }
         let window = try #require(form.readLine(timeoutMilliseconds: 20_000))
-        try fixture.tool("xdotool", "windowfocus", "--sync", window)
+        try #require(fixture.session.virtualDisplay).focus(window, environment: fixture.environment)
 
         let (menu, _) = try fixture.openMenu("form")
         // The popup grabs the keyboard once its first frame is drawn: keys before go to the form.

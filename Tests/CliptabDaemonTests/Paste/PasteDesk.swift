@@ -118,13 +118,8 @@ final class PasteDesk {
         return program
     }
 
-    /// Gives the input focus to `window` (XSetInputFocus, as a window manager would).
-    func focus(_ window: String) throws {
-        let result = try run("xdotool", ["windowfocus", "--sync", window])
-        guard result.termination == .exited(0) else {
-            throw FixtureError("xdotool windowfocus \(window): \(result.errorText)")
-        }
-    }
+    /// Gives the input focus to `window` once it is viewable (`VirtualDisplay.focus`).
+    func focus(_ window: String) throws { try display.focus(window, environment: environment) }
 }
 
 /// Polls `condition` every 5 ms for at most `milliseconds` (a bound on hangs); throws naming
