@@ -54,6 +54,10 @@ extension ClipboardPolicy {
     /// and a GTK form: the third field got the clipboard put back). Reads that begin while
     /// the row is only offered carry an earlier mark and never count.
     public static let fillOfferMilliseconds: UInt64 = 100
+    /// How long a paste's offer waits at most for the compositor's bridge of the X and
+    /// Wayland clipboards to ask for it (`PasteRun.awaitsBridge`); a compositor without
+    /// one has the keys after this.
+    public static let bridgeOfferMilliseconds: UInt64 = 500
 
     /// The row under way was fetched and the target went quiet: copies the next row, then
     /// sends the separator and its chord (after `fillOfferMilliseconds` where managers'
@@ -75,6 +79,7 @@ extension ClipboardPolicy {
         run.rowID = row.rowID
         run.delivered = false
         guard offer(run) else { return }
+        guard !offerToBridge(run) else { return }
         guard backend.capabilities.readersByKeystrokes else {
             return sendKeys(run, separator: fill.separator)
         }
@@ -89,7 +94,14 @@ extension ClipboardPolicy {
             run.reason = "another program took the clipboard before this row was typed; it was left alone"
             return finish(run)
         }
-        if now >= run.deadline { sendKeys(run, separator: run.fill?.separator) }
+        if now >= run.deadline { sendOfferedKeys(run) }
+    }
+
+    /// The keys of an offered row: a fill's separator before any row but its first, then
+    /// the chord.
+    func sendOfferedKeys(_ run: PasteRun) {
+        run.awaitsBridge = false
+        sendKeys(run, separator: run.fill.flatMap { $0.index > 0 ? $0.separator : nil })
     }
 
     /// Another program took the clipboard after a row was fetched: the rest is not typed (its

@@ -175,7 +175,25 @@ extension ClipboardPolicy {
             return finish(run)
         }
         guard offer(run) else { return }
+        guard !offerToBridge(run) else { return }
         sendKeys(run, separator: nil)
+    }
+
+    /// Holds the keys of a row just offered on an X clipboard for a window the X server
+    /// does not name (a Wayland window, reached by the portal or the virtual keyboard) until
+    /// someone asked the new owner for anything (the compositor's bridge of the two
+    /// clipboards first) or `bridgeOfferMilliseconds` passed; true when it does.
+    ///
+    /// Under load a compositor may not yet have seen the new X owner when the chord reaches
+    /// its Wayland window, which then pastes what the compositor offered before.
+    func offerToBridge(_ run: PasteRun) -> Bool {
+        guard backend.capabilities.namesReaders, !backend.capabilities.readersByKeystrokes,
+            run.target != nil, run.target?.reader == nil
+        else { return false }
+        run.awaitsBridge = true
+        run.phase = .offering
+        run.deadline = clock() + Self.bridgeOfferMilliseconds
+        return true
     }
 
     /// Copies the run's text (its current row, for a fill); false when that failed and the
@@ -233,6 +251,11 @@ extension ClipboardPolicy {
         _ selection: ClipboardSelection, _ stamp: OwnershipStamp, reader: UInt64?, textDelivered: Bool,
         now: UInt64
     ) {
+        if let run = current, run.phase == .offering, run.awaitsBridge, selection == .clipboard,
+            stamp == run.stamp
+        {
+            return sendOfferedKeys(run)
+        }
         guard let run = current, run.phase == .waiting, selection == .clipboard, stamp == run.stamp else {
             return
         }

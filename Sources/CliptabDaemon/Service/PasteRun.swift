@@ -13,8 +13,10 @@ final class PasteRun {
         case preparing
         /// Reading what is on the clipboard now, to put it back afterwards.
         case readingPrevious
-        /// A fill's next row is on the clipboard, its keys not sent yet: clipboard managers'
-        /// reads of the new offer begin meanwhile and are not taken for the target's.
+        /// The row is on the clipboard, its keys not sent yet: for a fill's next row, clipboard
+        /// managers' reads of the new offer begin meanwhile and are not taken for the target's;
+        /// for a Wayland window behind an X clipboard, the compositor's bridge learns of the
+        /// new owner first (`awaitsBridge`).
         case offering
         /// The chord went out; waiting for the target to fetch the text.
         case waiting
@@ -59,6 +61,11 @@ final class PasteRun {
     var readyAt: UInt64?
     /// After a fetch: when the target has been quiet long enough to restore.
     var settleDeadline: UInt64?
+    /// Offered on an X clipboard for a window the X server does not name (a Wayland window
+    /// reached by the portal or the virtual keyboard): the keys wait until someone, the
+    /// compositor's bridge of the two clipboards first, has asked the new owner for
+    /// anything, or until the offer's deadline.
+    var awaitsBridge = false
     var delivered = false
     /// Why the paste did not deliver, when it did not.
     var reason = ""

@@ -291,6 +291,37 @@ import Testing
         #expect(daemon.clipboard.owner[.clipboard] == .other, "the restore overwrote a newer copy")
     }
 
+    /// A Wayland window behind an X clipboard (the X server names no reader for it): the
+    /// chord waits until the compositor's bridge asked the new owner for anything, so the
+    /// window cannot paste what the compositor offered before; without a bridge it goes
+    /// after `bridgeOfferMilliseconds`.
+    @Test func aWaylandWindowBehindAnXClipboardWaitsForTheBridge() throws {
+        let (daemon, _, _) = try Self.daemon()
+        daemon.keys.target = PasteTarget(names: ["org.gnome.Entry"], reader: nil)
+        let first = try Self.paste(daemon)
+        #expect(daemon.keys.chords.isEmpty && daemon.clipboard.servedText() == "one")
+        daemon.advance(400)
+        #expect(daemon.keys.chords.isEmpty, "the chord went before the bridge saw the new owner")
+        daemon.clipboard.read(by: 3, delivered: false)
+        daemon.turn()
+        #expect(daemon.keys.chords == ["ctrl+v"])
+        daemon.clipboard.read(by: 3)
+        daemon.turn()
+        daemon.advance(100)
+        #expect(first.delivered == true)
+
+        let second = try Self.paste(daemon, row: 1)
+        daemon.advance(ClipboardPolicy.bridgeOfferMilliseconds - 1)
+        #expect(daemon.keys.chords.count == 1)
+        daemon.advance(1)
+        #expect(
+            daemon.keys.chords.count == 2, "no bridge asked: the chord did not go at the offer's deadline")
+        daemon.clipboard.read(by: 3)
+        daemon.turn()
+        daemon.advance(100)
+        #expect(second.delivered == true)
+    }
+
     /// A paste touches CLIPBOARD only: PRIMARY keeps what it had, even when copies also
     /// take PRIMARY; a password manager's text put back never reaches PRIMARY.
     @Test func pasteTouchesOnlyTheClipboard() throws {
