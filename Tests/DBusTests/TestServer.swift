@@ -40,8 +40,9 @@ final class ServerThread: Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts a thread that connects to `address`, runs `setup` on the connection, asks for
-    /// `name` when given, then serves until `stop()` or until the bus goes away. The
-    /// connection is made with the per-sender queue cap `maximumQueuedBytesPerSender`.
+    /// `name` when given, then serves until `stop()` or until the bus goes away.
+    ///
+    /// The connection is made with the per-sender queue cap `maximumQueuedBytesPerSender`.
     init(
         address: String, name: String? = nil,
         maximumQueuedBytesPerSender: Int = BusConnection.defaultMaximumQueuedBytesPerSender,

@@ -86,7 +86,9 @@ struct PortalKeysTests {
 
     /// A portal that leaves the bus (a crash, an upgrade) and comes back: the keys are
     /// reported not bound while it is gone, and bound again when its name appears, with no
-    /// reload, the app id registered with the returned portal first. The wait for the
+    /// reload.
+    ///
+    /// The app id is registered with the returned portal first, and the wait for the
     /// desktop's answer is logged once per session, not once per key.
     @Test func boundAgainWhenThePortalComesBack() throws {
         let desk = try PortalDesk(.test(consent: "grant"), shortcuts: (answer: "grant", keys: Self.keys))
