@@ -48,7 +48,7 @@ public final class BusConnection {
     /// True while `dispatchAll()` runs, to refuse re-entry (libdbus would deadlock).
     var isDispatching = false
     /// The method calls to registered objects waiting to be served, per sender.
-    var callQueues = SenderQueues(maximumBytesPerSender: 16 << 20)
+    var callQueues: SenderQueues
     /// The asynchronous calls whose handlers have not run yet, in the order of their serials
     /// (the order they were sent); see `BusConnection+PendingReplies.swift`.
     var pendingReplies: [PendingReply] = []
@@ -59,18 +59,18 @@ public final class BusConnection {
     /// The most bytes `handle(_:)` reads from the socket in one call while no whole message
     /// has arrived (libdbus alone reads about 4 KiB).
     public let readSliceBytes = 1 << 20
-    /// The most bytes of one sender's calls that may wait to be served (16 MiB by default).
+    /// The most bytes of one sender's calls that may wait to be served (given at `connect`).
     ///
     /// Estimated: strings and arrays by length, 256 bytes per call. A call past it is answered
     /// `LimitsExceeded` at once; a single call is always taken when its sender has none waiting.
-    public var maximumQueuedBytesPerSender: Int {
-        get { callQueues.maximumBytesPerSender }
-        set { callQueues.maximumBytesPerSender = newValue }
-    }
+    public var maximumQueuedBytesPerSender: Int { callQueues.maximumBytesPerSender }
+    /// The per-sender cap of waiting calls when `connect` is given none: 16 MiB.
+    public static let defaultMaximumQueuedBytesPerSender = 16 << 20
     /// Takes over one reference to the open private connection `handle`.
-    private init(handle: OpaquePointer, elementLimit: BusElementLimit) {
+    private init(handle: OpaquePointer, elementLimit: BusElementLimit, maximumQueuedBytesPerSender: Int) {
         self.handle = handle
         self.elementLimit = elementLimit
+        self.callQueues = SenderQueues(maximumBytesPerSender: maximumQueuedBytesPerSender)
     }
 
     deinit {
@@ -94,16 +94,20 @@ public final class BusConnection {
     /// are served after it, and its answer (the unique name) is read with theirs. A process that makes one call then
     /// waits for one round trip less. The connection never exits the process when the bus
     /// goes away (`isConnected` becomes false instead). Calls to its objects carrying more
-    /// elements than `elementLimit` allows are refused.
+    /// elements than `elementLimit` allows are refused, and one sender's waiting calls past
+    /// `maximumQueuedBytesPerSender` are answered `LimitsExceeded`.
     public static func connect(
-        address: String? = nil, waitingForHello: Bool = true, elementLimit: BusElementLimit = .unlimited
+        address: String? = nil, waitingForHello: Bool = true, elementLimit: BusElementLimit = .unlimited,
+        maximumQueuedBytesPerSender: Int = defaultMaximumQueuedBytesPerSender
     ) throws -> BusConnection {
         let resolved = try busAddress(address)
         let opened = try withBusError { error in dbus_connection_open_private(resolved, error) }
         guard let opened else { throw BusError.noMemory("opening a connection") }
         dbus_connection_set_exit_on_disconnect(opened, 0)
         // From here on, deinit closes and releases the connection if anything fails.
-        let connection = BusConnection(handle: opened, elementLimit: elementLimit)
+        let connection = BusConnection(
+            handle: opened, elementLimit: elementLimit,
+            maximumQueuedBytesPerSender: maximumQueuedBytesPerSender)
         if waitingForHello {
             _ = try withBusError { error in dbus_bus_register(opened, error) }
         }

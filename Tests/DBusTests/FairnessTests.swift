@@ -14,8 +14,10 @@ import Testing
     /// A server whose `Work(s tag)` takes `workMilliseconds` and notes its tag, with the
     /// per-sender queue cap `cap`.
     static func server(on bus: PrivateBus, workMilliseconds: UInt32, cap: Int? = nil) throws -> ServerThread {
-        try ServerThread(address: bus.address, name: busName) { connection, _, report in
-            if let cap { connection.maximumQueuedBytesPerSender = cap }
+        try ServerThread(
+            address: bus.address, name: busName,
+            maximumQueuedBytesPerSender: cap ?? BusConnection.defaultMaximumQueuedBytesPerSender
+        ) { connection, _, report in
             let work = BusMethod(
                 name: "Work", inArguments: [BusArgument(name: "tag", signature: "s")],
                 outArguments: [BusArgument(name: "tag", signature: "s")]

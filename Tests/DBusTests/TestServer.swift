@@ -41,8 +41,11 @@ final class ServerThread: Sendable {
 
     /// Starts a thread that connects to `address`, runs `setup` on the connection, asks for
     /// `name` when given, then serves until `stop()` or until the bus goes away.
+    ///
+    /// The connection is made with the per-sender queue cap `maximumQueuedBytesPerSender`.
     init(
         address: String, name: String? = nil,
+        maximumQueuedBytesPerSender: Int = BusConnection.defaultMaximumQueuedBytesPerSender,
         setup: @escaping @Sendable (BusConnection, ServerLoop, ServerReport) throws -> Void
     ) throws {
         var fds: [Int32] = [-1, -1]
@@ -59,7 +62,8 @@ final class ServerThread: Sendable {
             let connection: BusConnection
             let loop = ServerLoop()
             do {
-                connection = try BusConnection.connect(address: address)
+                connection = try BusConnection.connect(
+                    address: address, maximumQueuedBytesPerSender: maximumQueuedBytesPerSender)
                 try setup(connection, loop, report)
                 if let name {
                     _ = try connection.requestName(name, doNotQueue: true)

@@ -77,17 +77,14 @@ extension Daemon {
     }
 
     /// The RemoteDesktop portal client, keeping its restore token in the data directory and
-    /// closing an idle session after `[paste_to_focus] portal_idle_ms` of the configuration
-    /// in force.
+    /// closing an idle session after `[paste_to_focus] portal_idle_ms` (a reload hands it
+    /// the new value through the policy's settings).
     private func portal(on bus: BusConnection, configuration: DaemonConfiguration) -> RemoteDesktopPortal {
         let directory = try? configurator.dataDirectory(of: configuration)
-        let configurator = configurator
         let portal = RemoteDesktopPortal(
             bus: bus, tokenFile: directory.map { RestoreTokenFile(directory: $0) },
             registration: hostRegistration(on: bus), clock: clock,
-            idleMilliseconds: { [unowned configurator] in
-                configurator.current.focusPaste.portalIdleMilliseconds
-            })
+            idleMilliseconds: configuration.focusPaste.portalIdleMilliseconds)
         remoteDesktop = portal
         return portal
     }

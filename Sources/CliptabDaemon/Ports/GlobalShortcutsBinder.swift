@@ -162,7 +162,11 @@ public final class GlobalShortcutsBinder: KeyBinder {
                     if let named = reply.named, named != awaited.path { self.awaited = (named, step) }
                 case .failure(let error):
                     self.failed(Self.unreachableReason(error, step: step))
-                    if Self.isMissing(error) { self.awaitingPortal = true }
+                    if Self.isMissing(error) {
+                        // The portal that comes later has not heard the registration either.
+                        self.awaitingPortal = true
+                        self.registration.portalLeft()
+                    }
                 }
             }
             awaited = (path, step)
@@ -247,6 +251,7 @@ public final class GlobalShortcutsBinder: KeyBinder {
         if PortalCalls.isDeparture(of: portalOwner, message) {
             portalOwner = nil
             awaitingPortal = true
+            registration.portalLeft()
             return sessionEnded("the desktop portal left the bus")
         }
         if awaitingPortal, Self.isArrival(of: PortalCalls.busName, message) {

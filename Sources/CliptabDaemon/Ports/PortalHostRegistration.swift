@@ -35,6 +35,15 @@ public final class PortalHostRegistration {
         self.bus = bus
     }
 
+    /// Forgets the registry's answer, the portal that gave it having left the bus.
+    ///
+    /// A portal started again knows no app id of this connection, so the next
+    /// `whenRegistered` registers anew before the client's first call to it. A call under
+    /// way is left to its answer.
+    public func portalLeft() {
+        if case .answered = state { state = .notAsked }
+    }
+
     /// Runs `next` once the registry has answered (at once when it has): registered, not
     /// offered, or failed; the portal call that follows is made either way.
     public func whenRegistered(_ next: @escaping () -> Void) {

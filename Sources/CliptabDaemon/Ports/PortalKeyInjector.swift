@@ -16,6 +16,11 @@ public final class PortalKeyInjector: KeyInjector {
         self.portal = portal
     }
 
+    /// Gives the portal the idle time of `settings` (`portal_idle_ms`).
+    public func apply(_ settings: FocusPasteSettings) {
+        portal.idleMilliseconds = settings.portalIdleMilliseconds
+    }
+
     /// The portal in words, for the log.
     public var summary: String { portal.summary }
 

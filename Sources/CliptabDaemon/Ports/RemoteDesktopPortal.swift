@@ -58,8 +58,9 @@ public final class RemoteDesktopPortal: PollSource {
     private let tokenFile: RestoreTokenFile?
     private let registration: PortalHostRegistration
     private let clock: () -> UInt64
-    /// `[paste_to_focus] portal_idle_ms` in force (read at each use: a reload changes it).
-    private let idleMilliseconds: () -> Int
+    /// `[paste_to_focus] portal_idle_ms` in force: the policy's settings hand it a reload's
+    /// value (`PortalKeyInjector.apply`).
+    public var idleMilliseconds: Int
     private var idle = RemoteDesktopIdle()
     /// True once a `Start` gave a restore token and it was kept: a closed session can be
     /// opened again without a dialog.
@@ -86,11 +87,11 @@ public final class RemoteDesktopPortal: PollSource {
 
     /// Makes the portal client on `bus`, keeping its restore token in `tokenFile` (nil: none
     /// kept, every daemon asks anew), its first call made once `registration` has answered;
-    /// an idle session is closed `idleMilliseconds()` after its last use on `clock`
+    /// an idle session is closed `idleMilliseconds` after its last use on `clock`
     /// (monotonic milliseconds).
     public init(
         bus: BusConnection, tokenFile: RestoreTokenFile?, registration: PortalHostRegistration,
-        clock: @escaping () -> UInt64, idleMilliseconds: @escaping () -> Int
+        clock: @escaping () -> UInt64, idleMilliseconds: Int
     ) {
         self.bus = bus
         self.tokenFile = tokenFile
@@ -103,7 +104,7 @@ public final class RemoteDesktopPortal: PollSource {
     /// The portal in words, for the log.
     public var summary: String {
         "the RemoteDesktop portal for Wayland windows (consent asked at the first paste; token in "
-            + "\(tokenFile?.path ?? "no file"); the session closed after \(idleMilliseconds()) ms without a paste "
+            + "\(tokenFile?.path ?? "no file"); the session closed after \(idleMilliseconds) ms without a paste "
             + "where the portal keeps the consent, version 2 or later)"
     }
 
@@ -121,12 +122,12 @@ public final class RemoteDesktopPortal: PollSource {
         guard case .started(let session) = state else { return }
         let busy = keyInFlight || !queuedKeys.isEmpty || !waiters.isEmpty
         switch idle.verdict(
-            now: now, idleMilliseconds: idleMilliseconds(), canRestore: canRestore, busy: busy)
+            now: now, idleMilliseconds: idleMilliseconds, canRestore: canRestore, busy: busy)
         {
         case .wait: break
         case .close:
             Log.line(
-                "the RemoteDesktop portal session \(session) is closed after \(idleMilliseconds()) ms without a "
+                "the RemoteDesktop portal session \(session) is closed after \(idleMilliseconds) ms without a "
                     + "paste; the next paste opens another with the kept consent")
             close(session)
             state = .idle
@@ -136,7 +137,7 @@ public final class RemoteDesktopPortal: PollSource {
                 ? "no restore token is kept (see the warnings above)"
                 : "the portal (version \(version)) keeps no consent"
             Log.line(
-                "the RemoteDesktop portal session \(session) is kept open after \(idleMilliseconds()) ms without a "
+                "the RemoteDesktop portal session \(session) is kept open after \(idleMilliseconds) ms without a "
                     + "paste: \(why), and another session would ask again")
         }
     }
@@ -144,7 +145,7 @@ public final class RemoteDesktopPortal: PollSource {
     /// When the idle session is due to be closed (or, once, noted as kept).
     public func nextDeadline() -> UInt64? {
         guard case .started = state else { return nil }
-        return idle.deadline(idleMilliseconds: idleMilliseconds(), canRestore: canRestore)
+        return idle.deadline(idleMilliseconds: idleMilliseconds, canRestore: canRestore)
     }
 
     /// Calls `ready` with nil once the session is started (at once when it is), or with why
@@ -423,6 +424,7 @@ public final class RemoteDesktopPortal: PollSource {
             // The portal left the bus: its sessions went with it, and a start under way
             // will get no answer.
             portalOwner = nil
+            registration.portalLeft()
             if case .started(let session) = state { drop(session) }
             if case .starting = state {
                 finish(NoPasteTarget("the desktop portal left the bus before it answered; paste again"))

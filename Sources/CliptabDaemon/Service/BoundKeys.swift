@@ -10,10 +10,26 @@ public final class BoundKeys {
         /// What the binder made of it.
         public var state: KeyBindingState
 
-        /// The log's line for a binding not bound, nil for one bound.
-        public var unboundLine: String? {
-            guard case .notBound(let reason) = state else { return nil }
-            return "key \(binding.keys) (\(binding.action.text)) is not bound: \(reason)"
+        /// The binding in words, for the log.
+        var name: String { "\(binding.keys) (\(binding.action.text))" }
+    }
+
+    /// The log's lines for the entries not bound: one per reason, naming every binding it
+    /// holds back, so that a reason of the whole session (the desktop has not answered yet,
+    /// the portal left) is one line, not one per binding.
+    public static func unboundLines(_ entries: [Entry]) -> [String] {
+        var reasons: [String] = []
+        var names: [String: [String]] = [:]
+        for entry in entries {
+            guard case .notBound(let reason) = entry.state else { continue }
+            if names[reason] == nil { reasons.append(reason) }
+            names[reason, default: []].append(entry.name)
+        }
+        return reasons.map { reason in
+            let held = names[reason] ?? []
+            return held.count == 1
+                ? "key \(held[0]) is not bound: \(reason)"
+                : "keys \(held.joined(separator: ", ")) are not bound: \(reason)"
         }
     }
 
@@ -31,7 +47,7 @@ public final class BoundKeys {
         for index in entries.indices {
             if let state = states[entries[index].binding.id] { entries[index].state = state }
         }
-        return entries.filter { states[$0.binding.id] != nil }.compactMap(\.unboundLine)
+        return Self.unboundLines(entries.filter { states[$0.binding.id] != nil })
     }
 }
 

@@ -39,9 +39,13 @@ public final class ClipboardPolicy: PollSource {
     /// The sequence running, if any (`ClipboardPolicy+Sequence.swift`).
     var sequence: SequenceRun?
 
-    /// The settings in force; a reload puts new ones here (and into the backend).
+    /// The settings in force; a reload puts new ones here (and into the backend and the
+    /// injector).
     public var settings: ClipboardSettings {
-        didSet { backend.settings = settings }
+        didSet {
+            backend.settings = settings
+            injector?.apply(settings.focusPaste)
+        }
     }
 
     /// Makes the policy over `backend` (and `injector`, where keys can be sent), with
@@ -57,6 +61,7 @@ public final class ClipboardPolicy: PollSource {
         self.settings = settings
         self.clock = clock
         backend.settings = settings
+        injector?.apply(settings.focusPaste)
     }
 
     /// True while this daemon serves the clipboard.

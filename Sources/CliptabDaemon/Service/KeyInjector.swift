@@ -44,6 +44,9 @@ public protocol KeyInjector: AnyObject {
     /// portal's first paste waits for the desktop's consent. Called from the loop, and
     /// `ready` runs from it; the policy bounds the wait.
     func prepare(_ ready: @escaping (NoPasteTarget?) -> Void)
+    /// Puts the paste settings in force (at start and on each reload), for an injector whose
+    /// way of typing depends on them.
+    func apply(_ settings: FocusPasteSettings)
 }
 
 extension KeyInjector {
@@ -55,6 +58,9 @@ extension KeyInjector {
 
     /// Ready at once: the keys go straight to the display.
     public func prepare(_ ready: @escaping (NoPasteTarget?) -> Void) { ready(nil) }
+
+    /// Nothing to put in force: the keys go straight to the display.
+    public func apply(_ settings: FocusPasteSettings) {}
 }
 
 /// Why a chord would reach no window now, though keys can be sent.

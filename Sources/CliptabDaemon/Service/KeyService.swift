@@ -41,8 +41,8 @@ public final class KeyService {
     /// The binder's source for the loop, when it has one (a display's or a socket's events).
     public var source: PollSource? { binder as? PollSource }
 
-    /// Binds `bindings`, replacing those bound before; returns the lines that could not be
-    /// bound, for the log.
+    /// Binds `bindings`, replacing those bound before; returns the log's lines of those that
+    /// could not be bound, one per reason (`BoundKeys.unboundLines`).
     @discardableResult
     public func apply(_ bindings: [KeyBinding]) -> [String] {
         down = []
@@ -58,7 +58,7 @@ public final class KeyService {
                 binding: binding,
                 state: states[binding.id] ?? .notBound(reason: "the binder gave no answer for this key"))
         }
-        return board.entries.compactMap(\.unboundLine)
+        return BoundKeys.unboundLines(board.entries)
     }
 
     /// Releases every binding (at exit).

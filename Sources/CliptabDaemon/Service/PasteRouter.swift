@@ -19,6 +19,11 @@ public final class PasteRouter: KeyInjector {
         self.routes = routes
     }
 
+    /// Puts `settings` in force in every way.
+    public func apply(_ settings: FocusPasteSettings) {
+        for route in routes { route.apply(settings) }
+    }
+
     /// The ways in words, in order, for the log.
     public var summary: String { routes.map(\.summary).joined(separator: "; else ") }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 import CliptabCore
 import CliptabDaemon
+import DBus
 import TestSupport
 import Testing
 
@@ -28,14 +29,15 @@ struct ConfigReloadTests {
 
         func write(_ text: String) throws { try writeFile(path, text) }
 
-        func start() throws -> DaemonConfiguration {
+        /// Starts the services, the clipboard's chord typed by `injector` (nil: none).
+        func start(injector: KeyInjector? = nil) throws -> DaemonConfiguration {
             let configuration = try configurator.start()
             services = try DaemonServices(
                 configurator: configurator, configuration: configuration, tables: tables,
                 environment: { $0 == "TZ" ? "UTC" : nil }
             ) {
                 ClipboardPolicy(
-                    backend: RecordingBackend(), injector: nil, settings: $0, announcer: ChangeRecorder()
+                    backend: RecordingBackend(), injector: injector, settings: $0, announcer: ChangeRecorder()
                 ) { 0 }
             }
             return configuration
@@ -126,6 +128,22 @@ struct ConfigReloadTests {
         #expect(setup.tables.limits == before.0 && setup.clipboard == before.1)
         #expect(setup.tables.listTables() == before.2)
         #expect(Log.threshold == .warning)
+    }
+
+    /// The RemoteDesktop portal's idle time is handed to it at the start and by a reload,
+    /// through the clipboard's settings: it reads no configuration of its own.
+    @Test func reloadHandsThePortalItsIdleTime() throws {
+        let bus = try PrivateBus()
+        let connection = try BusConnection.connect(address: bus.address)
+        let portal = RemoteDesktopPortal(
+            bus: connection, tokenFile: nil, registration: PortalHostRegistration(bus: connection),
+            clock: { 0 }, idleMilliseconds: 0)
+        let setup = try Setup("[paste_to_focus]\nportal_idle_ms = 600000\n")
+        _ = try setup.start(injector: PasteRouter(routes: [PortalKeyInjector(portal: portal)]))
+        #expect(portal.idleMilliseconds == 600_000)
+        try setup.write("[paste_to_focus]\nportal_idle_ms = 1000\n")
+        #expect(setup.reload() == [])
+        #expect(portal.idleMilliseconds == 1000)
     }
 
     /// `data_dir` and `durability` wait for the next start: reported with their lines,

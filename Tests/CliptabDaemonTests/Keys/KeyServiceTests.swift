@@ -133,5 +133,14 @@ struct KeyServiceTests {
         ) { _ in nil }
         #expect(
             none.apply(bindings("[keys]\nAlt+F1 = menu\n")) == ["key Alt+F1 (menu) is not bound: add Alt+F1"])
+
+        // A reason every key shares (the desktop has not answered yet) is one line.
+        let waiting = KeyService(
+            service: daemon.service, board: BoundKeys(), launch: { _ in }, unboundReason: { _ in "waiting" }
+        ) { _ in nil }
+        #expect(
+            waiting.apply(bindings("[keys]\nAlt+F1 = menu\nAlt+F2 = pick\n")) == [
+                "keys Alt+F1 (menu), Alt+F2 (pick) are not bound: waiting"
+            ])
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import CliptabClient
+import CliptabDaemon
 import DaemonTestSupport
 import Foundation
 import Posix
@@ -86,6 +87,9 @@ struct PortalKeysTests {
     /// A portal that leaves the bus (a crash, an upgrade) and comes back: the keys are
     /// reported not bound while it is gone, and bound again when its name appears, with no
     /// reload.
+    ///
+    /// The app id is registered with the returned portal first, and the wait for the
+    /// desktop's answer is logged once per session, not once per key.
     @Test func boundAgainWhenThePortalComesBack() throws {
         let desk = try PortalDesk(.test(consent: "grant"), shortcuts: (answer: "grant", keys: Self.keys))
         try desk.add("copied after the portal's return", row: 0)
@@ -104,6 +108,9 @@ struct PortalKeysTests {
             try client.keyBindings().allSatisfy { $0.state == "bound-by-desktop" }
         }
         #expect(desk.daemon.log.contains("the desktop portal came on the bus"), "\(desk.daemon.log)")
+        let log = desk.daemon.log
+        #expect(log.components(separatedBy: "desktop portal host registry:").count - 1 == 2, "\(log)")
+        #expect(log.components(separatedBy: GlobalShortcutsBinder.waitingReason).count - 1 == 2, "\(log)")
         let copy = try #require(try client.keyBindings().first { $0.keys == "Super+Alt+1" }?.id)
         try desk.desktop("activate \(copy)")
         try waitFor("the copy of the desktop's key", milliseconds: 20_000) {
