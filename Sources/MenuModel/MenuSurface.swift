@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: MIT
-import MenuModel
 
 /// What a popup reports, in the menu's terms (its keys, the rows of its layout).
 public enum MenuEvent: Equatable, Sendable {

@@ -66,7 +66,8 @@ public enum FileContents {
         let fd = mkstemp(&template)
         guard fd >= 0 else { throw SystemCallError.current("mkstemp in \(directory)") }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        let temporary = String(cString: template)
+        let temporary = String(
+            decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
