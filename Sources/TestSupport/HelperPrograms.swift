@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 import Foundation
+import Posix
 
 /// The helper programs the tests run (Python with Tk, GTK, GObject or libX11 through ctypes),
 /// kept as files in `Programs` beside this one, so that they read, lint and compile as what
@@ -31,6 +32,25 @@ public enum HelperPrograms {
     public static func pythonNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".py") }.sorted()
     }
+}
+
+/// Finds a `python3` in `path` (the test's own `PATH` unless given) that can run `check`.
+///
+/// Nil when none can. The first `python3` found may be a separate installation without the
+/// distribution's Tk, GTK or GLib bindings, so each is asked in turn.
+public func python(
+    running check: String, path: String = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+) -> String? {
+    var seen = Set<String>()
+    for directory in path.split(separator: ":") {
+        let candidate = "\(directory)/python3"
+        guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)) ?? candidate
+        guard seen.insert(resolved).inserted else { continue }
+        let probe = try? ChildProcess.run(candidate, ["-c", check], timeoutMilliseconds: 20_000)
+        if probe?.termination == .exited(0) { return candidate }
+    }
+    return nil
 }
 
 /// The opening of every Python script that speaks to the X server through libX11 (ctypes)

@@ -16,7 +16,10 @@ final class NotificationService {
 
     /// Starts the service on the bus of `environment` and waits until it owns its name.
     init(environment: [String: String]) throws {
-        guard let python = Self.python(environment["PATH"] ?? "/usr/bin:/bin") else {
+        guard
+            let python = python(
+                running: "from gi.repository import Gio", path: environment["PATH"] ?? "/usr/bin:/bin")
+        else {
             throw FixtureError("no python3 with GLib's bindings (python3-gi) on PATH")
         }
         process = try ChildProcess.spawn(python, ["-c", Self.script], environment: environment)
@@ -24,19 +27,6 @@ final class NotificationService {
             _ = process.terminate(graceMilliseconds: 500)
             throw FixtureError("the test notification service did not start")
         }
-    }
-
-    /// The first `python3` of `path` that imports GLib's bindings: the first one found may
-    /// be a separate installation without the distribution's packages.
-    static func python(_ path: String) -> String? {
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            guard access(candidate, X_OK) == 0 else { continue }
-            let probe = try? ChildProcess.run(
-                candidate, ["-c", "from gi.repository import Gio"], timeoutMilliseconds: 20_000)
-            if probe?.termination == .exited(0) { return candidate }
-        }
-        return nil
     }
 
     /// The next notification received, as `(summary, body, urgency)`; nil when none comes

@@ -14,18 +14,8 @@ import Testing
 @Suite(.serialized)
 struct MenuGrabOrderTests {
     /// A `python3` on PATH that has Gio (python3-gi), or nil.
-    static let python: String? = {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = "\(directory)/python3"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            let probe = try? ChildProcess.run(
-                candidate,
-                ["-c", "import gi; gi.require_version('Gio', '2.0'); from gi.repository import Gio"],
-                timeoutMilliseconds: 20_000)
-            if probe?.termination == .exited(0) { return candidate }
-        }
-        return nil
-    }()
+    static let python = TestSupport.python(
+        running: "import gi; gi.require_version('Gio', '2.0'); from gi.repository import Gio")
 
     /// Waits (at most 15 s) until `path` holds a line `line`.
     func waitForLine(_ line: String, in path: String) -> Bool {

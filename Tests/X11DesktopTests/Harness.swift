@@ -269,22 +269,6 @@ enum Sample {
     }
 }
 
-/// Finds a `python3` in `PATH` that can run `check` (the first `python3` found may be a
-/// separate installation without the distribution's Tk or GTK bindings).
-func python(running check: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-    var seen = Set<String>()
-    for directory in path.split(separator: ":") {
-        let candidate = "\(directory)/python3"
-        guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-        let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: candidate)) ?? candidate
-        guard seen.insert(resolved).inserted else { continue }
-        let probe = try? ChildProcess.run(candidate, ["-c", check], timeoutMilliseconds: 20_000)
-        if probe?.termination == .exited(0) { return candidate }
-    }
-    return nil
-}
-
 /// Nil when `actual` equals `expected`, else a short account of where they differ (never
 /// the whole arrays: a 10 MiB mismatch must not flood the log).
 func mismatch(_ actual: [UInt8], _ expected: [UInt8]) -> String? {
