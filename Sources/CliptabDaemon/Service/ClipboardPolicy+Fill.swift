@@ -58,6 +58,9 @@ extension ClipboardPolicy {
     /// Wayland clipboards to ask for it (`PasteRun.awaitsBridge`); a compositor without
     /// one has the keys after this.
     public static let bridgeOfferMilliseconds: UInt64 = 500
+    /// How long the keys wait after the bridge asked for the new offer: it reads the answer
+    /// and announces the offer to its Wayland clients meanwhile.
+    public static let bridgeSettleMilliseconds: UInt64 = 50
 
     /// The row under way was fetched and the target went quiet: copies the next row, then
     /// sends the separator and its chord (after `fillOfferMilliseconds` where managers'

@@ -182,7 +182,8 @@ extension ClipboardPolicy {
     /// Holds the keys of a row just offered on an X clipboard for a window the X server
     /// does not name (a Wayland window, reached by the portal or the virtual keyboard) until
     /// someone asked the new owner for anything (the compositor's bridge of the two
-    /// clipboards first) or `bridgeOfferMilliseconds` passed; true when it does.
+    /// clipboards first) and `bridgeSettleMilliseconds` more passed, or until
+    /// `bridgeOfferMilliseconds` passed; true when it does.
     ///
     /// Under load a compositor may not yet have seen the new X owner when the chord reaches
     /// its Wayland window, which then pastes what the compositor offered before.
@@ -254,7 +255,11 @@ extension ClipboardPolicy {
         if let run = current, run.phase == .offering, run.awaitsBridge, selection == .clipboard,
             stamp == run.stamp
         {
-            return sendOfferedKeys(run)
+            // The bridge asked; it still has to read the answer and tell its Wayland
+            // clients before the keys, which reach it by another socket, may go.
+            run.awaitsBridge = false
+            run.deadline = min(run.deadline, now + Self.bridgeSettleMilliseconds)
+            return
         }
         guard let run = current, run.phase == .waiting, selection == .clipboard, stamp == run.stamp else {
             return

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+import CliptabClient
 import CliptabContract
 import DBus
 import DaemonTestSupport
@@ -300,13 +301,9 @@ final class PortalDesk {
 
     /// `PasteToFocusWithReason` of row `row`: delivered and why not.
     func paste(_ row: Int32) throws -> (delivered: Bool, reason: String) {
-        let reply = try daemon.call(
-            "PasteToFocusWithReason",
-            [s("t"), i(0), i(row), .uint32(DaemonProcess.pasteDeadlineMilliseconds)], timeout: 60_000)
-        guard case .boolean(let delivered)? = reply.first, case .string(let reason)? = reply.last else {
-            throw FixtureError("PasteToFocusWithReason answered \(reply)")
-        }
-        return (delivered, reason)
+        let outcome = try daemon.cliptab(timeout: 60_000).pasteToFocusWithReason(
+            TableCell("t", section: 0, row: row), timeout: DaemonProcess.pasteDeadlineMilliseconds)
+        return (outcome.delivered, outcome.reason)
     }
 
     /// Makes an X11 program (xclip) own the clipboard with `text`, as another program's copy.
